@@ -1,0 +1,297 @@
+package io.github.flashstock.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+
+/**
+ * The local stack: brings servers up (idempotently), reports their status and stops exactly what it started.
+ * Every operation holds a file lock under the home directory, so two JVMs (two Maven modules, or a test and
+ * the CLI) never start or stop the same stack at the same time.
+ */
+public final class DevStack {
+
+    private final DevStackConfig config;
+    private final Map<Component, Server> servers = new EnumMap<>(Component.class);
+
+    public DevStack(DevStackConfig config) {
+        this.config = config;
+        servers.put(Component.REDIS, new RedisServer(config));
+        servers.put(Component.REDIS_CLUSTER, new RedisClusterServer(config));
+        servers.put(Component.MARIADB, new MariaDbServer(config));
+        servers.put(Component.SEATA, new SeataServer(config));
+        servers.put(Component.ROCKETMQ, new RocketMqServer(config));
+    }
+
+    public static DevStack fromEnvironment() {
+        return new DevStack(DevStackConfig.fromEnvironment());
+    }
+
+    public DevStackConfig config() {
+        return config;
+    }
+
+    public Endpoints endpoints() {
+        return new Endpoints(config);
+    }
+
+    /** What one {@code up} did. */
+    public record UpReport(Map<Component, Boolean> startedNow, Duration elapsed) {
+
+        public boolean startedAny() {
+            return startedNow.containsValue(true);
+        }
+    }
+
+    /**
+     * Makes sure the given servers run and answer. A server already up (its processes alive and ours, and
+     * healthy) is left alone; one whose processes are partly gone is stopped and started again. Servers start
+     * in parallel, except that a {@code db}-mode Seata TC waits for MariaDB.
+     *
+     * @throws IllegalStateException when a port is held by a foreign process (the message names it), or a
+     *                               server does not become ready in time (the message names its log)
+     */
+    public UpReport up(Set<Component> components) {
+        Instant begin = Instant.now();
+        return withLock(() -> {
+            Set<Component> wanted = EnumSet.copyOf(components);
+            if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
+                wanted.add(Component.MARIADB);
+            }
+            Map<Component, CompletableFuture<Boolean>> futures = new LinkedHashMap<>();
+            for (Component c : wanted) {
+                if (c == Component.SEATA && config.seataStore().equals("db")) {
+                    continue;
+                }
+                futures.put(c, CompletableFuture.supplyAsync(() -> ensureUp(c)));
+            }
+            if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
+                futures.put(Component.SEATA, futures.get(Component.MARIADB).thenApply(x -> ensureUp(Component.SEATA)));
+            }
+            Map<Component, Boolean> started = new EnumMap<>(Component.class);
+            List<String> failures = new ArrayList<>();
+            futures.forEach((c, f) -> {
+                try {
+                    started.put(c, f.join());
+                } catch (CompletionException e) {
+                    failures.add(c.cliName() + ": " + rootMessage(e));
+                }
+            });
+            if (!failures.isEmpty()) {
+                throw new IllegalStateException("devstack up failed:\n  " + String.join("\n  ", failures));
+            }
+            return new UpReport(started, Duration.between(begin, Instant.now()));
+        });
+    }
+
+    /** @return true when the server had to be started */
+    private boolean ensureUp(Component c) {
+        Server server = servers.get(c);
+        List<Long> live = server.livePids();
+        if (live.size() == server.processCount()) {
+            if (server.healthy()) {
+                return false;
+            }
+            // alive but not answering (an earlier start died half-way): start it afresh below
+        }
+        if (!live.isEmpty()) {
+            Processes.stop(live, config.stopTimeout());
+        }
+        server.forgetPids();
+        List<Integer> busy = server.ports().stream().filter(p -> !Processes.isFree(p)).toList();
+        if (!busy.isEmpty()) {
+            throw new IllegalStateException("port" + (busy.size() > 1 ? "s " : " ") + busy
+                    + " needed by " + c.cliName() + " " + (busy.size() > 1 ? "are" : "is")
+                    + " held by another process; stop it or choose other ports (see README: ports)");
+        }
+        try {
+            server.launch();
+            server.awaitReady();
+        } catch (Exception e) {
+            // leave nothing half-started behind
+            Processes.stop(server.livePids(), config.stopTimeout());
+            server.forgetPids();
+            throw new IllegalStateException(c.cliName() + " did not start: " + e.getMessage()
+                    + " (logs in " + server.dir() + ")", e);
+        }
+        return true;
+    }
+
+    /**
+     * Stops every server this stack started (any component whose PID files point at live processes of ours),
+     * all at once, then checks that their ports are free. Processes of others are never touched.
+     */
+    public List<Component> down() {
+        return withLock(() -> {
+            List<Component> stopped = new ArrayList<>();
+            List<Long> pids = new ArrayList<>();
+            for (var e : servers.entrySet()) {
+                List<Long> live = e.getValue().livePids();
+                if (!live.isEmpty()) {
+                    stopped.add(e.getKey());
+                    pids.addAll(live);
+                }
+            }
+            Processes.stop(pids, config.stopTimeout());
+            for (Component c : stopped) {
+                Server server = servers.get(c);
+                server.forgetPids();
+                Processes.await("the ports of " + c.cliName() + " to be released", config.stopTimeout(),
+                        () -> server.ports().stream().noneMatch(Processes::accepts));
+            }
+            writeOwner(Optional.empty());
+            return stopped;
+        });
+    }
+
+    /** The status of every server, running or not. */
+    public List<ServerStatus> status() {
+        List<ServerStatus> result = new ArrayList<>();
+        for (var e : servers.entrySet()) {
+            Server s = e.getValue();
+            List<Long> pids = s.livePids();
+            boolean healthy = !pids.isEmpty() && s.healthy();
+            long rss = pids.stream().mapToLong(DevStack::rssKiB).sum();
+            result.add(new ServerStatus(e.getKey(), s.ports(), pids, healthy, rss));
+        }
+        return result;
+    }
+
+    /** True when every given component runs and answers. */
+    public boolean isUp(Set<Component> components) {
+        return components.stream().allMatch(c -> {
+            Server s = servers.get(c);
+            return s.livePids().size() == s.processCount() && s.healthy();
+        });
+    }
+
+    // ---- ownership: who stops the stack ---------------------------------------------------------------
+
+    /** Who owns the running stack: {@code cli} (stays up until {@code down}) or {@code build <pid>}. */
+    public Optional<String> owner() {
+        Path f = config.home().resolve("owner");
+        try {
+            return Files.isRegularFile(f) ? Optional.of(Files.readString(f).trim()) : Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Marks the stack as the developer's: nothing stops it but an explicit {@code down}. */
+    public void claimForCli() {
+        withLock(() -> {
+            writeOwner(Optional.of("cli"));
+            return null;
+        });
+    }
+
+    /**
+     * Hands the stack to a build: when process {@code pid} (the Maven JVM) exits, a detached watcher runs
+     * {@code down}, unless someone has claimed the stack since. A stack owned by the CLI, or already by this
+     * build, is left as it is.
+     */
+    public void claimForBuild(long pid) {
+        withLock(() -> {
+            Optional<String> current = owner();
+            boolean ownerAlive = current.filter(o -> o.startsWith("build "))
+                    .map(o -> Long.parseLong(o.substring(6)))
+                    .flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
+            if (current.filter("cli"::equals).isPresent() || ownerAlive) {
+                return null;
+            }
+            writeOwner(Optional.of("build " + pid));
+            startWatcher(pid);
+            return null;
+        });
+    }
+
+    private void startWatcher(long pid) {
+        String codeSource;
+        try {
+            codeSource = Path.of(DevStack.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot locate the devstack classes for the watcher", e);
+        }
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+                "tail --pid=\"$1\" -f /dev/null; shift; exec \"$@\"", "watcher", Long.toString(pid),
+                Server.javaExecutable(), "-Xmx64m", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(config.asSystemProperties());
+        cmd.addAll(List.of("-cp", codeSource, DevStackCli.class.getName(), "down", "--if-owner", "build " + pid));
+        Processes.launch(cmd, config.home(), config.home().resolve("watcher.log"),
+                config.home().resolve("watcher.pidinfo"), Map.of());
+    }
+
+    private void writeOwner(Optional<String> owner) {
+        Path f = config.home().resolve("owner");
+        try {
+            if (owner.isPresent()) {
+                Files.writeString(f, owner.get());
+            } else {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------
+
+    private static final Object JVM_LOCK = new Object();
+
+    private <T> T withLock(Supplier<T> action) {
+        synchronized (JVM_LOCK) {
+            return withFileLock(action);
+        }
+    }
+
+    private <T> T withFileLock(Supplier<T> action) {
+        try {
+            Files.createDirectories(config.home());
+            try (FileChannel ch = FileChannel.open(config.home().resolve(".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                return action.get();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock " + config.home(), e);
+        }
+    }
+
+    static long rssKiB(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // process gone
+        }
+        return 0;
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && (c instanceof CompletionException || c.getMessage() == null)) {
+            c = c.getCause();
+        }
+        return c.getMessage();
+    }
+}

@@ -1,0 +1,158 @@
+package io.github.flashstock.devstack;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Every setting of the devstack. Each one is read from a system property ({@code devstack.redis.port}), then
+ * from the matching environment variable ({@code DEVSTACK_REDIS_PORT}), then falls back to its default.
+ * Defaults avoid the ports a developer's own servers usually hold.
+ *
+ * @param root           the project checkout (holds {@code sql/})
+ * @param home           where every server keeps data, logs and PID files (git-ignored)
+ * @param redisPort      standalone Redis
+ * @param clusterPorts   the six Redis Cluster nodes (each also uses port + 10000 for its cluster bus)
+ * @param mariadbPort    MariaDB
+ * @param dbPassword     password of every database user the devstack creates
+ * @param seataPort      Seata TC RPC port (clients connect here)
+ * @param seataConsolePort Seata console (UI and API)
+ * @param seataStore     {@code file} or {@code db} (the latter on the devstack's MariaDB, database {@code seata})
+ * @param namesrvPort    RocketMQ name server
+ * @param brokerPort     RocketMQ broker; it also listens on port - 2 (fast channel) and port + 1 (HA)
+ * @param topics         topics created once the broker is up
+ * @param startTimeout   how long a server may take to become ready
+ * @param stopTimeout    how long a server may take to stop before it is killed
+ */
+public record DevStackConfig(
+        Path root,
+        Path home,
+        int redisPort,
+        List<Integer> clusterPorts,
+        int mariadbPort,
+        String dbPassword,
+        int seataPort,
+        int seataConsolePort,
+        String seataStore,
+        int namesrvPort,
+        int brokerPort,
+        List<String> topics,
+        Duration startTimeout,
+        Duration stopTimeout) {
+
+    /** Databases the devstack creates, each with a user of the same name. */
+    public static final List<String> DATABASES = List.of("inventory", "orders", "seata");
+
+    public static final String SEATA_CONSOLE_USER = "seata";
+    public static final String SEATA_CONSOLE_PASSWORD = "seata";
+
+    /** Reads the settings from system properties and the environment. */
+    public static DevStackConfig fromEnvironment() {
+        return from(key -> Optional.ofNullable(System.getProperty(key))
+                .or(() -> Optional.ofNullable(System.getenv(envName(key))))
+                .filter(v -> !v.isBlank())
+                .orElse(null));
+    }
+
+    /** Settings from the given lookup; unknown keys take their defaults. Used by tests for a second stack. */
+    public static DevStackConfig from(Map<String, String> values) {
+        return from(values::get);
+    }
+
+    static DevStackConfig from(Function<String, String> lookup) {
+        Path root = Optional.ofNullable(lookup.apply("devstack.root")).map(Path::of)
+                .orElseGet(DevStackConfig::findRoot).toAbsolutePath().normalize();
+        Path home = Optional.ofNullable(lookup.apply("devstack.home")).map(Path::of)
+                .orElse(root.resolve(".devstack")).toAbsolutePath().normalize();
+        int clusterBase = intValue(lookup, "devstack.redis-cluster.base-port", 16380);
+        return new DevStackConfig(
+                root,
+                home,
+                intValue(lookup, "devstack.redis.port", 16379),
+                List.of(clusterBase, clusterBase + 1, clusterBase + 2, clusterBase + 3, clusterBase + 4, clusterBase + 5),
+                intValue(lookup, "devstack.mariadb.port", 13306),
+                Optional.ofNullable(lookup.apply("devstack.mariadb.password")).orElse("devstack"),
+                intValue(lookup, "devstack.seata.port", 18091),
+                intValue(lookup, "devstack.seata.console-port", 17091),
+                storeMode(Optional.ofNullable(lookup.apply("devstack.seata.store")).orElse("file")),
+                intValue(lookup, "devstack.rocketmq.namesrv-port", 19876),
+                intValue(lookup, "devstack.rocketmq.broker-port", 10911),
+                List.of(Optional.ofNullable(lookup.apply("devstack.rocketmq.topics"))
+                        .orElse("stock-events,devstack-selftest").split("\\s*,\\s*")),
+                Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
+                Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
+    }
+
+    /** {@code devstack.redis.port} becomes {@code DEVSTACK_REDIS_PORT}. */
+    static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    private static int intValue(Function<String, String> lookup, String key, int fallback) {
+        String raw = lookup.apply(key);
+        if (raw == null) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(raw.trim());
+            if (value < 1 || value > 65535) {
+                throw new IllegalArgumentException(key + " must be between 1 and 65535, was " + raw);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " (or " + envName(key) + ") is not a number: " + raw, e);
+        }
+    }
+
+    private static String storeMode(String mode) {
+        if (!mode.equals("file") && !mode.equals("db")) {
+            throw new IllegalArgumentException("devstack.seata.store must be 'file' or 'db', was " + mode);
+        }
+        return mode;
+    }
+
+    /** The nearest directory above the working directory that holds both {@code sql/} and {@code devstack/}. */
+    private static Path findRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path p = dir; p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("sql")) && Files.isDirectory(p.resolve("devstack"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("cannot find the project root above " + dir
+                + "; set devstack.root (or DEVSTACK_ROOT)");
+    }
+
+    /** These settings as {@code -D} options, for a JVM that must see the same stack (the watcher). */
+    public List<String> asSystemProperties() {
+        return List.of(
+                "-Ddevstack.root=" + root,
+                "-Ddevstack.home=" + home,
+                "-Ddevstack.redis.port=" + redisPort,
+                "-Ddevstack.redis-cluster.base-port=" + clusterPorts.get(0),
+                "-Ddevstack.mariadb.port=" + mariadbPort,
+                "-Ddevstack.mariadb.password=" + dbPassword,
+                "-Ddevstack.seata.port=" + seataPort,
+                "-Ddevstack.seata.console-port=" + seataConsolePort,
+                "-Ddevstack.seata.store=" + seataStore,
+                "-Ddevstack.rocketmq.namesrv-port=" + namesrvPort,
+                "-Ddevstack.rocketmq.broker-port=" + brokerPort,
+                "-Ddevstack.rocketmq.topics=" + String.join(",", topics),
+                "-Ddevstack.start-timeout-seconds=" + startTimeout.toSeconds(),
+                "-Ddevstack.stop-timeout-seconds=" + stopTimeout.toSeconds());
+    }
+
+    public Path dataDir(String server) {
+        return home.resolve(server);
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:mysql://127.0.0.1:" + mariadbPort + "/" + database
+                + "?useSSL=false&allowPublicKeyRetrieval=true&serverTimezone=UTC";
+    }
+}

@@ -1,0 +1,46 @@
+package io.github.flashstock.devstack;
+
+import java.util.List;
+
+/** Where clients find the running stack: what tests and services put into their configuration. */
+public record Endpoints(DevStackConfig config) {
+
+    public String redisHost() {
+        return "127.0.0.1";
+    }
+
+    public int redisPort() {
+        return config.redisPort();
+    }
+
+    /** {@code 127.0.0.1:port} of each Redis Cluster node. */
+    public List<String> redisClusterNodes() {
+        return config.clusterPorts().stream().map(p -> "127.0.0.1:" + p).toList();
+    }
+
+    public String jdbcUrl(String database) {
+        return config.jdbcUrl(database);
+    }
+
+    /** Each database has a user of the same name. */
+    public String dbUser(String database) {
+        return database;
+    }
+
+    public String dbPassword() {
+        return config.dbPassword();
+    }
+
+    /** For {@code seata.service.grouplist.default}. */
+    public String seataAddress() {
+        return "127.0.0.1:" + config.seataPort();
+    }
+
+    public String seataConsoleUrl() {
+        return "http://127.0.0.1:" + config.seataConsolePort();
+    }
+
+    public String namesrvAddress() {
+        return "127.0.0.1:" + config.namesrvPort();
+    }
+}

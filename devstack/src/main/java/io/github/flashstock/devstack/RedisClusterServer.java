@@ -1,0 +1,95 @@
+package io.github.flashstock.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A Redis Cluster of three masters and three replicas on 127.0.0.1. It is test scaffolding: every cold start
+ * creates a fresh, empty cluster (no persistence), which keeps slot ownership predictable.
+ */
+final class RedisClusterServer extends Server {
+
+    RedisClusterServer(DevStackConfig config) {
+        super(config);
+    }
+
+    @Override
+    String name() {
+        return "redis-cluster";
+    }
+
+    @Override
+    List<Integer> ports() {
+        List<Integer> ports = new ArrayList<>(config.clusterPorts());
+        config.clusterPorts().forEach(p -> ports.add(p + 10000));
+        return ports;
+    }
+
+    @Override
+    int processCount() {
+        return config.clusterPorts().size();
+    }
+
+    @Override
+    void launch() {
+        wipe(dir());
+        for (int port : config.clusterPorts()) {
+            Path nodeDir = ensureDir(dir().resolve(Integer.toString(port)));
+            Path conf = nodeDir.resolve("redis.conf");
+            write(conf, RedisConf.clusterNode(port, nodeDir));
+            Processes.launch(List.of("redis-server", conf.toString()), nodeDir, log("node-" + port),
+                    pidFile("node-" + port), Map.of());
+        }
+    }
+
+    @Override
+    void awaitReady() {
+        for (int port : config.clusterPorts()) {
+            Processes.await("Redis Cluster node PING on port " + port, config.startTimeout(), () -> Resp.ping(port));
+        }
+        if (!healthy()) {
+            List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+            config.clusterPorts().forEach(p -> cmd.add("127.0.0.1:" + p));
+            cmd.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+            Processes.run(cmd, dir(), log("cluster-create"), Optional.empty(), config.startTimeout());
+        }
+        Processes.await("cluster_state:ok on every Redis Cluster node", config.startTimeout(), this::healthy);
+    }
+
+    @Override
+    boolean healthy() {
+        for (int port : config.clusterPorts()) {
+            try {
+                Object info = Resp.call(port, "CLUSTER", "INFO");
+                if (!(info instanceof String s) || !s.contains("cluster_state:ok")
+                        || !s.contains("cluster_known_nodes:" + config.clusterPorts().size())) {
+                    return false;
+                }
+            } catch (IOException | IllegalStateException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void wipe(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.github.flashstock.devstack;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A RocketMQ name server and one broker (5.5.0), each in a JVM of its own, with small store files and heaps.
+ * Ready means: the broker's route for {@code TBW102} is registered at the name server, and the configured
+ * topics exist (created up front, so consumers need not wait for the 30 s route poll).
+ */
+final class RocketMqServer extends Server {
+
+    RocketMqServer(DevStackConfig config) {
+        super(config);
+    }
+
+    @Override
+    String name() {
+        return "rocketmq";
+    }
+
+    @Override
+    List<Integer> ports() {
+        int broker = config.brokerPort();
+        return List.of(config.namesrvPort(), broker, broker - 2, broker + 1);
+    }
+
+    @Override
+    int processCount() {
+        return 2;
+    }
+
+    String namesrvAddress() {
+        return "127.0.0.1:" + config.namesrvPort();
+    }
+
+    @Override
+    void launch() {
+        ensureDir(dir());
+        write(dir().resolve("namesrv.properties"), """
+                listenPort=%d
+                bindAddress=127.0.0.1
+                rocketmqHome=%s
+                kvConfigPath=%s
+                configStorePath=%s
+                """.formatted(config.namesrvPort(), dir(), dir().resolve("namesrv/kvConfig.json"),
+                dir().resolve("namesrv/namesrv.properties")));
+        write(dir().resolve("broker.properties"), """
+                brokerClusterName=DevStackCluster
+                brokerName=devstack-broker
+                brokerId=0
+                namesrvAddr=%s
+                brokerIP1=127.0.0.1
+                bindAddress=127.0.0.1
+                listenPort=%d
+                haListenPort=%d
+                rocketmqHome=%s
+                storePathRootDir=%s
+                storePathCommitLog=%s
+                autoCreateTopicEnable=true
+                flushDiskType=ASYNC_FLUSH
+                mappedFileSizeCommitLog=16777216
+                mappedFileSizeConsumeQueue=60000
+                mappedFileSizeTimerLog=4194304
+                maxHashSlotNum=4000
+                maxIndexNum=1000
+                timerWheelEnable=false
+                fileReservedTime=24
+                diskMaxUsedSpaceRatio=95
+                """.formatted(namesrvAddress(), config.brokerPort(), config.brokerPort() + 1, dir(),
+                dir().resolve("store"), dir().resolve("store/commitlog")));
+        Processes.launch(jvm("-Xmx160m", "org.apache.rocketmq.namesrv.NamesrvStartup", "namesrv.properties"),
+                dir(), log("namesrv"), pidFile("namesrv"), Map.of());
+        Processes.await("the RocketMQ name server on port " + config.namesrvPort(), config.startTimeout(),
+                () -> Processes.accepts(config.namesrvPort()));
+        Processes.launch(jvm("-Xmx320m", "org.apache.rocketmq.broker.BrokerStartup", "broker.properties"),
+                dir(), log("broker"), pidFile("broker"), Map.of());
+    }
+
+    private List<String> jvm(String heap, String mainClass, String configFile) {
+        return new ArrayList<>(List.of(javaExecutable(),
+                "-Xms64m", heap, "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Ddevstack.home=" + marker(),
+                // logs under the server directory, not ~/logs/rocketmqlogs
+                "-Duser.home=" + dir(),
+                "-Drocketmq.home.dir=" + dir(),
+                // TLS off: otherwise the first start spends seconds generating a certificate
+                "-Dtls.server.mode=disabled",
+                "-cp", Runtimes.classpath("rocketmq"),
+                mainClass, "-c", dir().resolve(configFile).toString()));
+    }
+
+    @Override
+    void awaitReady() {
+        Processes.await("the RocketMQ broker on port " + config.brokerPort(), config.startTimeout(),
+                () -> Processes.accepts(config.brokerPort()));
+        RocketMqProbe.awaitRouteAndCreateTopics(namesrvAddress(), config.topics(), config.startTimeout(), dir());
+    }
+
+    @Override
+    boolean healthy() {
+        return Processes.accepts(config.namesrvPort()) && Processes.accepts(config.brokerPort())
+                && RocketMqProbe.hasRoute(namesrvAddress(), "TBW102", dir());
+    }
+}

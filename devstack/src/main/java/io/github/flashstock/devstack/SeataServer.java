@@ -1,0 +1,147 @@
+package io.github.flashstock.devstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Seata TC ({@code io.seata:seata-server:2.0.0}) in a JVM of its own. It reads
+ * {@code ./config/application.yml} from its working directory, which the devstack writes before each start.
+ * Store: {@code file} (default) or {@code db} on the devstack's MariaDB.
+ */
+final class SeataServer extends Server {
+
+    private static final Pattern TOKEN = Pattern.compile("\"data\"\\s*:\\s*\"([^\"]+)\"");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    SeataServer(DevStackConfig config) {
+        super(config);
+    }
+
+    @Override
+    String name() {
+        return "seata";
+    }
+
+    @Override
+    List<Integer> ports() {
+        return List.of(config.seataPort(), config.seataConsolePort());
+    }
+
+    @Override
+    void launch() {
+        ensureDir(dir());
+        write(dir().resolve("config/application.yml"), applicationYml());
+        List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
+                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Ddevstack.home=" + marker(),
+                "-Duser.home=" + dir(),
+                "-Dlog.home=" + dir().resolve("logs"),
+                "-cp", Runtimes.classpath("seata-tc"),
+                "io.seata.server.ServerApplication"));
+        // The TC stamps this address into every XID; loopback keeps the stack to 127.0.0.1.
+        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of("SEATA_IP", "127.0.0.1"));
+    }
+
+    private String applicationYml() {
+        String store = config.seataStore().equals("db") ? """
+                    mode: db
+                    db:
+                      datasource: hikari
+                      db-type: mysql
+                      driver-class-name: com.mysql.jdbc.Driver
+                      url: jdbc:mysql://127.0.0.1:%d/seata?useSSL=false&rewriteBatchedStatements=true
+                      user: seata
+                      password: %s
+                      min-conn: 2
+                      max-conn: 20
+                """.formatted(config.mariadbPort(), config.dbPassword()) : """
+                    mode: file
+                    file:
+                      dir: %s
+                """.formatted(dir().resolve("sessionStore"));
+        return """
+                # Written by the devstack at each start; edit DevStackConfig or SeataServer instead.
+                server:
+                  port: %d
+                  address: 127.0.0.1
+                spring:
+                  application:
+                    name: seata-server
+                logging:
+                  config: classpath:logback-spring.xml
+                  level:
+                    root: WARN
+                    io.seata: WARN
+                console:
+                  user:
+                    username: %s
+                    password: %s
+                seata:
+                  config:
+                    type: file
+                  registry:
+                    type: file
+                  server:
+                    service-port: %d
+                  store:
+                %s  security:
+                    secretKey: %s
+                    tokenValidityInMilliseconds: 1800000
+                    ignore:
+                      urls: /,/**/*.css,/**/*.js,/**/*.html,/**/*.map,/**/*.svg,/**/*.png,/**/*.jpeg,/**/*.ico,/api/v1/auth/login,/metadata/v1/**
+                """.formatted(config.seataConsolePort(), DevStackConfig.SEATA_CONSOLE_USER,
+                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(), store,
+                secretKey());
+    }
+
+    /** A fresh signing key for console tokens; JJWT wants at least 256 bits for HS256 once decoded. */
+    private static String secretKey() {
+        return ("devstack" + UUID.randomUUID() + UUID.randomUUID()).replace("-", "");
+    }
+
+    @Override
+    void awaitReady() {
+        Processes.await("the Seata TC (RPC port " + config.seataPort() + ", console login on port "
+                + config.seataConsolePort() + ")", config.startTimeout(), this::healthy);
+    }
+
+    @Override
+    boolean healthy() {
+        return Processes.accepts(config.seataPort()) && consoleToken().isPresent();
+    }
+
+    /** Logs in to the console API; a token proves the console and its security chain are up. */
+    Optional<String> consoleToken() {
+        String body = "{\"username\":\"" + DevStackConfig.SEATA_CONSOLE_USER + "\",\"password\":\""
+                + DevStackConfig.SEATA_CONSOLE_PASSWORD + "\"}";
+        HttpRequest login = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + config.seataConsolePort() + "/api/v1/auth/login"))
+                .timeout(Duration.ofSeconds(3))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        try {
+            HttpResponse<String> response = HTTP.send(login, HttpResponse.BodyHandlers.ofString());
+            Matcher m = TOKEN.matcher(response.body());
+            // A wrong password also answers 200, with "code":"401" in the body and no token.
+            return response.statusCode() == 200 && response.body().contains("\"success\":true") && m.find()
+                    ? Optional.of(m.group(1)) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}

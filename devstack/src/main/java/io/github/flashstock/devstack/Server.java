@@ -1,0 +1,99 @@
+package io.github.flashstock.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One server of the stack (which may be several processes, e.g. a name server and a broker). Each keeps its
+ * data, logs and one {@code <process>.pid} file per process under {@code <home>/<name>/}.
+ */
+abstract class Server {
+
+    protected final DevStackConfig config;
+
+    Server(DevStackConfig config) {
+        this.config = config;
+    }
+
+    /** Short name; also the name of the server's directory under the devstack home. */
+    abstract String name();
+
+    /** Every port the server listens on. All must be free before it starts. */
+    abstract List<Integer> ports();
+
+    /** How many processes make up the server when it runs. */
+    int processCount() {
+        return 1;
+    }
+
+    /** Launches the server's processes; they are known not to be running and their ports to be free. */
+    abstract void launch() throws Exception;
+
+    /** Waits until the server answers a real request (never a fixed sleep). */
+    abstract void awaitReady() throws Exception;
+
+    /** One quick real request: PING, SELECT 1, a console login, a topic route. */
+    abstract boolean healthy();
+
+    final Path dir() {
+        return config.dataDir(name());
+    }
+
+    final Path pidFile(String process) {
+        return dir().resolve(process + ".pid");
+    }
+
+    final Path log(String process) {
+        return dir().resolve(process + ".log");
+    }
+
+    /** Marker found on the command line of every process this stack starts: its home directory. */
+    final String marker() {
+        return config.home().toString();
+    }
+
+    /** PIDs of this server's processes that are alive and ours. */
+    final List<Long> livePids() {
+        return Processes.pidFiles(dir()).stream()
+                .map(f -> Processes.livePid(f, marker()))
+                .flatMap(Optional::stream)
+                .toList();
+    }
+
+    /** Removes the PID files (after a stop, or when they point at processes that are gone). */
+    final void forgetPids() {
+        for (Path f : Processes.pidFiles(dir())) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    final Path ensureDir(Path dir) {
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    final void write(Path file, String content) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The JVM that runs the devstack also runs the Java servers. */
+    static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

@@ -1,0 +1,19 @@
+package io.github.flashstock.devstack;
+
+import java.util.List;
+
+/**
+ * What {@code status} reports for one server.
+ *
+ * @param component the server
+ * @param ports     the ports it listens on
+ * @param pids      its live processes (empty when stopped)
+ * @param healthy   whether it answered a real request just now
+ * @param rssKiB    resident memory of its processes together
+ */
+public record ServerStatus(Component component, List<Integer> ports, List<Long> pids, boolean healthy, long rssKiB) {
+
+    public boolean running() {
+        return !pids.isEmpty();
+    }
+}

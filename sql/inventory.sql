@@ -1,0 +1,44 @@
+-- Inventory database: the durable record of stock (DESIGN.md 6).
+-- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share.
+
+-- One row per SKU.
+--   total  = units ever stocked (initial + restocks)
+--   sold   = units sold by confirmed reservations
+--   locked = units reserved by open Tries that ran on the MySQL fallback path
+--   available = total - sold - locked, never negative (checked by the database too)
+CREATE TABLE IF NOT EXISTS sku_stock (
+    sku_id          VARCHAR(64)  NOT NULL,
+    total           BIGINT       NOT NULL DEFAULT 0,
+    sold            BIGINT       NOT NULL DEFAULT 0,
+    locked          BIGINT       NOT NULL DEFAULT 0,
+    per_user_limit  INT          NULL     COMMENT 'max units one user may buy; NULL = no limit',
+    version         BIGINT       NOT NULL DEFAULT 0,
+    created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    updated_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (sku_id),
+    CONSTRAINT ck_sku_stock_counts CHECK (total >= 0 AND sold >= 0 AND locked >= 0),
+    CONSTRAINT ck_sku_stock_available CHECK (total - sold - locked >= 0),
+    CONSTRAINT ck_sku_stock_limit CHECK (per_user_limit IS NULL OR per_user_limit > 0)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- One row per (global transaction, reservation key, SKU): what a branch did to a SKU and how far it got.
+-- The unique key makes a replayed Confirm or Cancel a no-op.
+CREATE TABLE IF NOT EXISTS stock_ledger (
+    id               BIGINT       NOT NULL AUTO_INCREMENT,
+    xid              VARCHAR(128) NOT NULL,
+    reservation_key  VARCHAR(128) NOT NULL COMMENT 'the caller''s idempotency key, e.g. the order id',
+    branch_id        BIGINT       NULL,
+    sku_id           VARCHAR(64)  NOT NULL,
+    quantity         INT          NOT NULL,
+    state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED',
+    backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try locked the units',
+    created_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    updated_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (id),
+    UNIQUE KEY uk_stock_ledger_branch (xid, reservation_key, sku_id),
+    KEY idx_stock_ledger_sku_state (sku_id, state),
+    KEY idx_stock_ledger_state_updated (state, updated_at),
+    CONSTRAINT ck_stock_ledger_quantity CHECK (quantity > 0),
+    CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED')),
+    CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
