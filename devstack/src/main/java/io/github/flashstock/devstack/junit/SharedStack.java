@@ -1,0 +1,72 @@
+package io.github.flashstock.devstack.junit;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.Endpoints;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one stack of a test run. The first test JVM of a build that finds a server down starts it and hands the
+ * stack to the build: a detached watcher stops it when the Maven process exits, however the build ends. A
+ * stack that was already up (the developer's {@code devstack up}) is reused and left running.
+ */
+public final class SharedStack {
+
+    private static final Set<Component> ENSURED = EnumSet.noneOf(Component.class);
+    private static DevStack stack;
+
+    private SharedStack() {
+    }
+
+    /** Makes sure the given servers run; cheap after the first call for the same servers in this JVM. */
+    public static synchronized Endpoints ensure(Set<Component> components) {
+        if (stack == null) {
+            stack = DevStack.fromEnvironment();
+        }
+        if (!ENSURED.containsAll(components)) {
+            DevStack.UpReport report = stack.up(components);
+            if (report.startedAny()) {
+                stack.claimForBuild(buildPid());
+            }
+            ENSURED.addAll(components);
+        }
+        return stack.endpoints();
+    }
+
+    /** Endpoints of the stack, which must have been ensured (by {@link DevStackTest}) in this JVM. */
+    public static synchronized Endpoints endpoints() {
+        if (stack == null) {
+            return ensure(Component.defaults());
+        }
+        return stack.endpoints();
+    }
+
+    /**
+     * The Maven JVM that forked this test JVM (a Surefire/Failsafe fork), found by its launcher class among the
+     * ancestors; outside Maven (an IDE), this JVM itself, so the stack lives as long as the test run.
+     */
+    static long buildPid() {
+        Optional<ProcessHandle> p = ProcessHandle.current().parent();
+        while (p.isPresent()) {
+            if (commandLine(p.get().pid()).contains("org.codehaus.plexus.classworlds.launcher.Launcher")) {
+                return p.get().pid();
+            }
+            p = p.get().parent();
+        }
+        return ProcessHandle.current().pid();
+    }
+
+    private static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
+                    StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.flashstock.devstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flashstock.devstack.junit.DevStackTest;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@DevStackTest(Component.REDIS_CLUSTER)
+class RedisClusterIT {
+
+    private static final String MOVE = """
+            local from = tonumber(redis.call('GET', KEYS[1]) or '0')
+            local q = tonumber(ARGV[1])
+            if from < q then return -1 end
+            redis.call('DECRBY', KEYS[1], q)
+            return redis.call('INCRBY', KEYS[2], q)
+            """;
+
+    private RedisClusterClient client;
+    private StatefulRedisClusterConnection<String, String> connection;
+    private RedisAdvancedClusterCommands<String, String> redis;
+
+    @BeforeEach
+    void connect(Endpoints endpoints) {
+        List<RedisURI> seeds = endpoints.redisClusterNodes().stream().map(n -> RedisURI.create("redis://" + n)).toList();
+        client = RedisClusterClient.create(seeds);
+        connection = client.connect();
+        redis = connection.sync();
+    }
+
+    @AfterEach
+    void close() {
+        connection.close();
+        client.shutdown();
+    }
+
+    @Test
+    void hasThreeMastersEachWithAReplica() {
+        var nodes = connection.getPartitions().getPartitions();
+        long masters = nodes.stream().filter(n -> n.is(RedisClusterNode.NodeFlag.UPSTREAM)).count();
+        long replicas = nodes.stream().filter(n -> n.is(RedisClusterNode.NodeFlag.REPLICA)).count();
+        assertThat(masters).isEqualTo(3);
+        assertThat(replicas).isEqualTo(3);
+    }
+
+    @Test
+    void runsAScriptOnTwoKeysThatShareAHashTag() {
+        // Given two keys of one SKU: the hash tag puts them in one slot
+        String sku = "sku-" + UUID.randomUUID();
+        String stock = "inv:{" + sku + "}:seg:0";
+        String other = "inv:{" + sku + "}:seg:1";
+        assertThat(SlotHash.getSlot(stock)).isEqualTo(SlotHash.getSlot(other));
+        redis.set(stock, "5");
+
+        // When one script moves 3 units between them
+        Long moved = redis.eval(MOVE, ScriptOutputType.INTEGER, new String[] {stock, other}, "3");
+
+        // Then both changed atomically
+        assertThat(moved).isEqualTo(3L);
+        assertThat(redis.get(stock)).isEqualTo("2");
+        assertThat(redis.get(other)).isEqualTo("3");
+    }
+
+    @Test
+    void refusesAScriptOnKeysInDifferentSlots() {
+        String a = "inv:{sku-a-" + UUID.randomUUID() + "}";
+        String b = "inv:{sku-b-" + UUID.randomUUID() + "}";
+        // (astronomically unlikely to share a slot; skip the assertion's premise check otherwise)
+        org.junit.jupiter.api.Assumptions.assumeTrue(SlotHash.getSlot(a) != SlotHash.getSlot(b));
+
+        assertThatThrownBy(() -> redis.eval(MOVE, ScriptOutputType.INTEGER, new String[] {a, b}, "1"))
+                .isInstanceOf(RedisException.class)
+                .hasMessageContaining("CROSSSLOT");
+    }
+}
