@@ -117,9 +117,10 @@ public final class DevStack {
         server.forgetPids();
         List<Integer> busy = server.ports().stream().filter(p -> !Processes.isFree(p)).toList();
         if (!busy.isEmpty()) {
-            throw new IllegalStateException("port" + (busy.size() > 1 ? "s " : " ") + busy
-                    + " needed by " + c.cliName() + " " + (busy.size() > 1 ? "are" : "is")
-                    + " held by another process; stop it or choose other ports (see README: ports)");
+            String list = busy.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            throw new IllegalStateException((busy.size() > 1 ? "ports " : "port ") + list + " needed by "
+                    + c.cliName() + (busy.size() > 1 ? " are" : " is") + " held by another process;"
+                    + " stop it or choose other ports (README, \"Ports\")");
         }
         try {
             server.launch();

@@ -49,8 +49,9 @@ final class SeataServer extends Server {
                 "-Dlog.home=" + dir().resolve("logs"),
                 "-cp", Runtimes.classpath("seata-tc"),
                 "io.seata.server.ServerApplication"));
-        // The TC stamps this address into every XID; loopback keeps the stack to 127.0.0.1.
-        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of("SEATA_IP", "127.0.0.1"));
+        // Its RPC port binds every interface, and XIDs carry the host's first non-loopback address: harmless,
+        // clients find the TC through the configured grouplist, never through the XID.
+        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of());
     }
 
     private String applicationYml() {

@@ -1,0 +1,133 @@
+package io.github.flashstock.devstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CLI's contract on a second, private stack (its own home and free ports, so the shared stack of the
+ * other tests is never touched): {@code up} twice starts once, {@code down} once leaves no process and no
+ * open port behind; a port held by someone else is a clear error naming it.
+ */
+class DevStackLifecycleIT {
+
+    private static final Path HOME = Path.of("target", "devstack-lifecycle-it").toAbsolutePath();
+
+    @Test
+    void upTwiceThenDownOnceLeavesNoProcessAndNoOpenPort() {
+        // Given a stack of its own on free ports
+        DevStack stack = new DevStack(DevStackConfig.from(privateStack(HOME.resolve("full"))));
+        Set<Component> all = EnumSet.allOf(Component.class);
+
+        try {
+            // When it is brought up twice
+            DevStack.UpReport first = stack.up(all);
+            List<ServerStatus> afterFirst = stack.status();
+            DevStack.UpReport second = stack.up(all);
+            List<ServerStatus> afterSecond = stack.status();
+
+            // Then the first start started everything, the second nothing, and the same processes serve
+            assertThat(first.startedNow()).containsOnlyKeys(all).doesNotContainValue(false);
+            assertThat(second.startedNow()).containsOnlyKeys(all).doesNotContainValue(true);
+            assertThat(afterFirst).allSatisfy(s -> assertThat(s.healthy()).as("%s healthy", s.component()).isTrue());
+            assertThat(pids(afterSecond)).isEqualTo(pids(afterFirst));
+            assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2);
+        } finally {
+            List<Long> pids = pids(stack.status());
+            List<Integer> ports = stack.status().stream().flatMap(s -> s.ports().stream()).toList();
+
+            // When it is brought down once
+            List<Component> stopped = stack.down();
+
+            // Then every process is gone and every port is free
+            assertThat(stopped).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Component.class));
+            assertThat(pids).allSatisfy(pid ->
+                    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                            .as("process %d alive", pid).isFalse());
+            assertThat(ports).allSatisfy(port ->
+                    assertThat(Processes.accepts(port)).as("port %d open", port).isFalse());
+            assertThat(stack.status()).allSatisfy(s -> assertThat(s.running()).isFalse());
+        }
+    }
+
+    @Test
+    void refusesToStartOnAPortHeldByAnotherProcessAndNamesIt() throws IOException {
+        Map<String, String> settings = privateStack(HOME.resolve("busy"));
+        int port = Integer.parseInt(settings.get("devstack.redis.port"));
+        DevStack stack = new DevStack(DevStackConfig.from(settings));
+
+        try (ServerSocket foreign = new ServerSocket()) {
+            foreign.bind(new InetSocketAddress("127.0.0.1", port));
+
+            assertThatThrownBy(() -> stack.up(EnumSet.of(Component.REDIS)))
+                    .hasMessageContaining("port " + port)
+                    .hasMessageContaining("held by another process");
+            assertThat(stack.status()).allSatisfy(s -> assertThat(s.running()).isFalse());
+        }
+    }
+
+    @Test
+    void downWithNothingRunningStopsNothing() {
+        DevStack stack = new DevStack(DevStackConfig.from(privateStack(HOME.resolve("empty"))));
+        assertThat(stack.down()).isEmpty();
+    }
+
+    private static List<Long> pids(List<ServerStatus> status) {
+        List<Long> pids = new ArrayList<>();
+        status.forEach(s -> pids.addAll(s.pids()));
+        return pids.stream().sorted().toList();
+    }
+
+    /** Settings for a stack in {@code home} whose every port is free right now. */
+    private static Map<String, String> privateStack(Path home) {
+        FreePorts free = new FreePorts();
+        Map<String, String> s = new HashMap<>();
+        s.put("devstack.root", System.getProperty("devstack.root", Path.of("..").toAbsolutePath().normalize().toString()));
+        s.put("devstack.home", home.toString());
+        s.put("devstack.redis.port", Integer.toString(free.block(1, 0)));
+        s.put("devstack.redis-cluster.base-port", Integer.toString(free.block(6, 10000)));
+        s.put("devstack.mariadb.port", Integer.toString(free.block(1, 0)));
+        s.put("devstack.seata.port", Integer.toString(free.block(1, 0)));
+        s.put("devstack.seata.console-port", Integer.toString(free.block(1, 0)));
+        s.put("devstack.rocketmq.namesrv-port", Integer.toString(free.block(1, 0)));
+        // the broker also takes port - 2 and port + 1
+        s.put("devstack.rocketmq.broker-port", Integer.toString(free.block(4, 0) + 2));
+        s.put("devstack.stop-timeout-seconds", "30");
+        return s;
+    }
+
+    /** Finds runs of consecutive free ports (and, for cluster nodes, their bus ports), never handing one out twice. */
+    private static final class FreePorts {
+        private final Set<Integer> taken = new HashSet<>();
+        private int next = 30000 + (int) (ProcessHandle.current().pid() % 5000);
+
+        int block(int count, int busOffset) {
+            while (true) {
+                int start = next;
+                next += count + 1;
+                boolean ok = true;
+                for (int p = start; p < start + count && ok; p++) {
+                    ok = !taken.contains(p) && Processes.isFree(p) && (busOffset == 0 || Processes.isFree(p + busOffset));
+                }
+                if (ok) {
+                    for (int p = start; p < start + count; p++) {
+                        taken.add(p);
+                    }
+                    return start;
+                }
+            }
+        }
+    }
+}
