@@ -1,0 +1,104 @@
+package io.github.flashstock.devstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DevStackConfigTest {
+
+    private static Map<String, String> base() {
+        Map<String, String> m = new HashMap<>();
+        m.put("devstack.root", "/tmp/project");
+        return m;
+    }
+
+    @Test
+    void defaultsStayClearOfTheUsualPorts() {
+        DevStackConfig c = DevStackConfig.from(base());
+
+        assertThat(c.redisPort()).isEqualTo(16379);
+        assertThat(c.clusterPorts()).containsExactly(16380, 16381, 16382, 16383, 16384, 16385);
+        assertThat(c.mariadbPort()).isEqualTo(13306);
+        assertThat(c.seataPort()).isEqualTo(18091);
+        assertThat(c.seataConsolePort()).isEqualTo(17091);
+        assertThat(c.namesrvPort()).isEqualTo(19876);
+        assertThat(c.brokerPort()).isEqualTo(10911);
+        assertThat(c.seataStore()).isEqualTo("file");
+        assertThat(c.home()).isEqualTo(Path.of("/tmp/project/.devstack"));
+    }
+
+    @Test
+    void everyPortIsConfigurable() {
+        Map<String, String> m = base();
+        m.put("devstack.redis.port", "26379");
+        m.put("devstack.redis-cluster.base-port", "26400");
+        m.put("devstack.mariadb.port", "23306");
+        m.put("devstack.seata.port", "28091");
+        m.put("devstack.seata.console-port", "27091");
+        m.put("devstack.rocketmq.namesrv-port", "29876");
+        m.put("devstack.rocketmq.broker-port", "20911");
+
+        DevStackConfig c = DevStackConfig.from(m);
+
+        assertThat(c.redisPort()).isEqualTo(26379);
+        assertThat(c.clusterPorts()).startsWith(26400).endsWith(26405);
+        assertThat(c.mariadbPort()).isEqualTo(23306);
+        assertThat(c.seataPort()).isEqualTo(28091);
+        assertThat(c.seataConsolePort()).isEqualTo(27091);
+        assertThat(c.namesrvPort()).isEqualTo(29876);
+        assertThat(c.brokerPort()).isEqualTo(20911);
+    }
+
+    @Test
+    void systemPropertiesRoundTripForTheWatcher() {
+        Map<String, String> m = base();
+        m.put("devstack.redis.port", "26379");
+        m.put("devstack.seata.store", "db");
+        DevStackConfig c = DevStackConfig.from(m);
+
+        Map<String, String> parsed = new HashMap<>();
+        for (String option : c.asSystemProperties()) {
+            String kv = option.substring(2);
+            parsed.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+        }
+
+        assertThat(DevStackConfig.from(parsed)).isEqualTo(c);
+    }
+
+    @Test
+    void environmentVariableNamesFollowThePropertyNames() {
+        assertThat(DevStackConfig.envName("devstack.redis.port")).isEqualTo("DEVSTACK_REDIS_PORT");
+        assertThat(DevStackConfig.envName("devstack.redis-cluster.base-port")).isEqualTo("DEVSTACK_REDIS_CLUSTER_BASE_PORT");
+    }
+
+    @Test
+    void rejectsAPortThatIsNotANumberAndNamesTheSetting() {
+        Map<String, String> m = base();
+        m.put("devstack.mariadb.port", "13306x");
+
+        assertThatThrownBy(() -> DevStackConfig.from(m))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("devstack.mariadb.port")
+                .hasMessageContaining("DEVSTACK_MARIADB_PORT");
+    }
+
+    @Test
+    void rejectsAPortOutOfRange() {
+        Map<String, String> m = base();
+        m.put("devstack.redis.port", "70000");
+
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("between 1 and 65535");
+    }
+
+    @Test
+    void rejectsAnUnknownSeataStore() {
+        Map<String, String> m = base();
+        m.put("devstack.seata.store", "redis");
+
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("'file' or 'db'");
+    }
+}
