@@ -1,0 +1,35 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import java.util.List;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.stereotype.Component;
+
+/** Runs {@code lua/init.lua}: creates a SKU's stock in Redis unless it is already there. */
+@Component
+public class InitScript {
+
+    private static final RedisScript<List<Long>> SCRIPT = Scripts.load("init.lua");
+
+    private final StringRedisTemplate redis;
+
+    public InitScript(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * @param total    units on hand, not yet confirmed sold
+     * @param sold     units already confirmed sold (e.g. in MySQL)
+     * @param limit    per-user limit, 0 for none
+     * @param segments segment count, at least 1
+     */
+    public InitOutcome run(String skuId, long total, long sold, int limit, int segments) {
+        if (total < 0 || sold < 0 || limit < 0 || segments < 1) {
+            throw new IllegalArgumentException("invalid stock for " + skuId + ": total=" + total + " sold=" + sold
+                    + " limit=" + limit + " segments=" + segments);
+        }
+        List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), Long.toString(total),
+                Long.toString(sold), Integer.toString(limit), Integer.toString(segments));
+        return InitOutcome.decode(reply);
+    }
+}

@@ -1,0 +1,52 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import java.util.List;
+
+/** What {@code lua/confirm.lua} or {@code lua/cancel.lua} did to one SKU of one reservation. */
+public sealed interface PhaseOutcome {
+
+    /** Units the fence record holds (0 when there is no record). */
+    long quantity();
+
+    /** The record moved from TRIED to the phase's end state: stock moved now. */
+    record Applied(long quantity) implements PhaseOutcome {
+    }
+
+    /** The record was already in the phase's end state: a replay, nothing changed. */
+    record AlreadyApplied(long quantity) implements PhaseOutcome {
+    }
+
+    /**
+     * No record. For Confirm: the Try never reached Redis (nothing changed). For Cancel: an empty rollback,
+     * now fenced by a tombstone so a late Try is refused.
+     */
+    record NoRecord() implements PhaseOutcome {
+        @Override
+        public long quantity() {
+            return 0;
+        }
+    }
+
+    /** The record ended the other way (Confirm met CANCELLED, Cancel met CONFIRMED): refused, nothing changed. */
+    record EndedOtherwise(long quantity) implements PhaseOutcome {
+    }
+
+    /** The reply codes of both scripts, in order: APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE. */
+    enum Code {
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE
+    }
+
+    static PhaseOutcome decode(String script, List<Long> reply) {
+        int code = (int) Scripts.at(reply, 0);
+        long quantity = Scripts.at(reply, 1);
+        if (code < 0 || code >= Code.values().length) {
+            throw Scripts.unknownCode(script, reply);
+        }
+        return switch (Code.values()[code]) {
+            case APPLIED -> new Applied(quantity);
+            case ALREADY_APPLIED -> new AlreadyApplied(quantity);
+            case NO_RECORD -> new NoRecord();
+            case ENDED_OTHERWISE -> new EndedOtherwise(quantity);
+        };
+    }
+}

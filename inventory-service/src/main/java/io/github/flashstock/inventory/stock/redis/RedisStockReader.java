@@ -1,0 +1,52 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/** Reads a SKU's stock, segments and fence records from Redis (for views and checks, never for decisions). */
+@Component
+public class RedisStockReader {
+
+    private final StringRedisTemplate redis;
+
+    public RedisStockReader(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    public Optional<RedisStock> read(String skuId) {
+        List<Object> f = redis.opsForHash().multiGet(StockKeys.stock(skuId),
+                List.of("total", "locked", "sold", "stocked", "limit", "segments", "seg_span"));
+        if (f.get(5) == null) {
+            return Optional.empty();
+        }
+        int span = Integer.parseInt(String.valueOf(f.get(6) != null ? f.get(6) : f.get(5)));
+        List<RedisStock.Segment> segments = new ArrayList<>();
+        for (int i = 0; i < span; i++) {
+            List<Object> s = redis.opsForHash().multiGet(StockKeys.segment(skuId, i), List.of("total", "locked"));
+            if (s.get(0) != null || s.get(1) != null) {
+                segments.add(new RedisStock.Segment(i, num(s.get(0)), num(s.get(1))));
+            }
+        }
+        return Optional.of(new RedisStock(skuId, num(f.get(0)), num(f.get(1)), num(f.get(2)), num(f.get(3)),
+                (int) num(f.get(4)), (int) num(f.get(5)), segments));
+    }
+
+    /** The fence record's state (TRIED, CONFIRMED, CANCELLED), if there is one. */
+    public Optional<String> fenceState(String skuId, String xid, String reservationId) {
+        Object state = redis.opsForHash().get(StockKeys.fence(skuId, xid, reservationId), "state");
+        return Optional.ofNullable(state).map(String::valueOf);
+    }
+
+    /** Units the user holds of this SKU (tried or confirmed, not cancelled). */
+    public long heldBy(String skuId, String userId) {
+        String v = redis.opsForValue().get(StockKeys.buyer(skuId, userId));
+        return v == null ? 0 : Long.parseLong(v);
+    }
+
+    private static long num(Object o) {
+        return o == null ? 0 : Long.parseLong(String.valueOf(o));
+    }
+}

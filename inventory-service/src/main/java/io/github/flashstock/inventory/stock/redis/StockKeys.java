@@ -1,0 +1,32 @@
+package io.github.flashstock.inventory.stock.redis;
+
+/**
+ * The one place that names a SKU's Redis keys. The SKU id is a Redis Cluster hash tag, so everything about one
+ * SKU (stock hash, segments, fence records, buyer counters) lives in one slot, and different SKUs spread over
+ * the cluster. The scripts derive every other key from the stock key (see the header of {@code lua/try.lua}).
+ */
+public final class StockKeys {
+
+    private StockKeys() {
+    }
+
+    /** {@code inv:{<sku>}}: the SKU's stock hash. */
+    public static String stock(String skuId) {
+        if (skuId.indexOf('{') >= 0 || skuId.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("a SKU id cannot contain braces: " + skuId);
+        }
+        return "inv:{" + skuId + "}";
+    }
+
+    static String segment(String skuId, int index) {
+        return stock(skuId) + ":seg:" + index;
+    }
+
+    static String fence(String skuId, String xid, String reservationId) {
+        return stock(skuId) + ":tx:" + xid + ":" + reservationId;
+    }
+
+    static String buyer(String skuId, String userId) {
+        return stock(skuId) + ":buyer:" + userId;
+    }
+}

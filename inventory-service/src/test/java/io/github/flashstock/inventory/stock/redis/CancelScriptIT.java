@@ -1,0 +1,62 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code lua/cancel.lua}: every reply code and its replay. */
+class CancelScriptIT extends ScriptITSupport {
+
+    @Test
+    void releasesWhatTheTryRecordedAndGivesBackThePurchaseCount() {
+        Tried t = Tried.threeOfTen();
+
+        PhaseOutcome first = scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION);
+        PhaseOutcome replay = scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION);
+
+        assertThat(first).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(replay).isEqualTo(new PhaseOutcome.AlreadyApplied(3));
+        RedisStock stock = scripts.stock(t.sku());
+        assertThat(stock.total()).isEqualTo(10);
+        assertThat(stock.locked()).isZero();
+        assertThat(stock.sold()).isZero();
+        assertThat(stock.segmentsView()).singleElement().isEqualTo(new RedisStock.Segment(0, 10, 0));
+        assertThat(scripts.reader.heldBy(t.sku(), "alice")).isZero();
+    }
+
+    @Test
+    void withoutARecordWritesATombstoneThatRefusesALateTry() {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = xid();
+
+        assertThat(scripts.cancel.run(sku, xid, "order-1", RETENTION)).isEqualTo(new PhaseOutcome.NoRecord());
+        assertThat(scripts.cancel.run(sku, xid, "order-1", RETENTION)).isEqualTo(new PhaseOutcome.AlreadyApplied(0));
+
+        assertThat(scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.CancelledFirst(sku));
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CANCELLED");
+        assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isPositive();
+        assertThat(scripts.stock(sku).locked()).isZero();
+    }
+
+    @Test
+    void refusesToCancelAConfirmedReservation() {
+        Tried t = Tried.threeOfTen();
+        scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION);
+
+        assertThat(scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION))
+                .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
+        assertThat(scripts.stock(t.sku()).sold()).isEqualTo(3);
+        assertThat(scripts.stock(t.sku()).total()).isEqualTo(7);
+    }
+
+    @Test
+    void aTriedRecordNeverExpires() {
+        Tried t = Tried.threeOfTen();
+
+        assertThat(scripts.redis.getExpire(StockKeys.fence(t.sku(), t.xid(), "order-1"))).isEqualTo(-1);
+    }
+}

@@ -1,0 +1,49 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code lua/confirm.lua}: every reply code and its replay. */
+class ConfirmScriptIT extends ScriptITSupport {
+
+    @Test
+    void confirmsWhatTheTryRecordedAndOnlyOnce() {
+        Tried t = Tried.threeOfTen();
+
+        PhaseOutcome first = scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION);
+        PhaseOutcome replay = scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION);
+
+        assertThat(first).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(replay).isEqualTo(new PhaseOutcome.AlreadyApplied(3));
+        RedisStock stock = scripts.stock(t.sku());
+        assertThat(stock.total()).isEqualTo(7);
+        assertThat(stock.locked()).isZero();
+        assertThat(stock.sold()).isEqualTo(3);
+        assertThat(stock.total() + stock.sold() - stock.locked()).isEqualTo(stock.stocked()).isEqualTo(10);
+        assertThat(stock.segmentsView()).singleElement().isEqualTo(new RedisStock.Segment(0, 7, 0));
+        assertThat(scripts.reader.heldBy(t.sku(), "alice")).isEqualTo(3);
+        assertThat(scripts.redis.getExpire(StockKeys.fence(t.sku(), t.xid(), "order-1"))).isPositive();
+    }
+
+    @Test
+    void withoutARecordChangesNothing() {
+        String sku = scripts.skuWithAvailable(10);
+
+        assertThat(scripts.confirm.run(sku, xid(), "order-1", RETENTION)).isEqualTo(new PhaseOutcome.NoRecord());
+        assertThat(scripts.stock(sku).total()).isEqualTo(10);
+    }
+
+    @Test
+    void refusesToConfirmACancelledReservation() {
+        Tried t = Tried.threeOfTen();
+        scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION);
+
+        assertThat(scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION))
+                .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
+        assertThat(scripts.stock(t.sku()).total()).isEqualTo(10);
+        assertThat(scripts.stock(t.sku()).sold()).isZero();
+    }
+}

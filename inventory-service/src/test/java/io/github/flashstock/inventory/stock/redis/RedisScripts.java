@@ -1,0 +1,72 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.stock.StockLine;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** The script wrappers wired to the devstack's Redis, without a Spring context; plus fixtures for SKUs. */
+final class RedisScripts implements AutoCloseable {
+
+    static final Duration RETENTION = Duration.ofHours(1);
+
+    final LettuceConnectionFactory factory;
+    final StringRedisTemplate redis;
+    final TryScript tryScript;
+    final ConfirmScript confirm;
+    final CancelScript cancel;
+    final InitScript init;
+    final RestockScript restock;
+    final ResegmentScript resegment;
+    final RedisStockReader reader;
+
+    RedisScripts(Endpoints endpoints) {
+        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(endpoints.redisHost(), endpoints.redisPort()));
+        factory.afterPropertiesSet();
+        factory.start();
+        redis = new StringRedisTemplate(factory);
+        tryScript = new TryScript(redis);
+        confirm = new ConfirmScript(redis);
+        cancel = new CancelScript(redis);
+        init = new InitScript(redis);
+        restock = new RestockScript(redis);
+        resegment = new ResegmentScript(redis);
+        reader = new RedisStockReader(redis);
+    }
+
+    /** A new SKU with {@code units} available, no limit, one segment. */
+    String skuWithAvailable(long units) {
+        return sku(units, 0, 1);
+    }
+
+    String sku(long units, int limit, int segments) {
+        String sku = "sku-" + UUID.randomUUID();
+        init.run(sku, units, 0, limit, segments);
+        return sku;
+    }
+
+    static String xid() {
+        return "127.0.0.1:8091:" + UUID.randomUUID();
+    }
+
+    static List<StockLine> lines(Object... skuAndQuantity) {
+        return Arrays.stream(skuAndQuantity).toList().isEmpty() ? List.of()
+                : java.util.stream.IntStream.range(0, skuAndQuantity.length / 2)
+                .mapToObj(i -> new StockLine((String) skuAndQuantity[2 * i], (Integer) skuAndQuantity[2 * i + 1]))
+                .toList();
+    }
+
+    RedisStock stock(String sku) {
+        return reader.read(sku).orElseThrow();
+    }
+
+    @Override
+    public void close() {
+        factory.destroy();
+    }
+}

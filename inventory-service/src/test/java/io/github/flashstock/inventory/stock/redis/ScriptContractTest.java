@@ -1,0 +1,60 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.core.io.ClassPathResource;
+
+/** Each script's header lists exactly the reply codes its Java decoder knows, in the same order. */
+class ScriptContractTest {
+
+    private static final Pattern CODE = Pattern.compile("^--\\s+(\\d+) ([A-Z_]+)\\b");
+
+    @ParameterizedTest
+    @CsvSource({
+            "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK LIMIT_EXCEEDED CANCELLED_FIRST UNKNOWN_SKU",
+            "confirm.lua, CONFIRMED ALREADY_CONFIRMED NOT_TRIED CANCELLED",
+            "cancel.lua, CANCELLED ALREADY_CANCELLED EMPTY_ROLLBACK CONFIRMED",
+            "init.lua, CREATED EXISTS",
+            "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
+            "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU"})
+    void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
+        List<String> header = headerCodes(script);
+
+        assertThat(header).containsExactlyElementsOf(Arrays.asList(expectedNames.split(" ")));
+        Enum<?>[] decoder = switch (script) {
+            case "try.lua" -> TryOutcome.Code.values();
+            case "confirm.lua", "cancel.lua" -> PhaseOutcome.Code.values();
+            case "init.lua" -> InitOutcome.Code.values();
+            case "restock.lua" -> RestockOutcome.Code.values();
+            case "resegment.lua" -> ResegmentOutcome.Code.values();
+            default -> throw new IllegalArgumentException(script);
+        };
+        assertThat(header).hasSameSizeAs(decoder);
+        if (!script.equals("confirm.lua") && !script.equals("cancel.lua")) {
+            assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
+        }
+    }
+
+    /** The codes listed in the header, checked to be numbered 0, 1, 2, ... */
+    private static List<String> headerCodes(String script) throws IOException {
+        String text = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
+        List<String> names = new ArrayList<>();
+        for (String line : text.lines().takeWhile(l -> l.startsWith("--")).toList()) {
+            Matcher m = CODE.matcher(line);
+            if (m.find()) {
+                assertThat(Integer.parseInt(m.group(1))).as("code number in %s: %s", script, line).isEqualTo(names.size());
+                names.add(m.group(2));
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,131 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class TryScriptIT extends ScriptITSupport {
+
+    @Test
+    void reservesWhenEnoughIsAvailable() {
+        String sku = scripts.skuWithAvailable(10);
+
+        TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(sku, 3));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.Reserved());
+        RedisStock stock = scripts.stock(sku);
+        assertThat(stock.total()).isEqualTo(10);
+        assertThat(stock.locked()).isEqualTo(3);
+        assertThat(stock.sold()).isEqualTo(3);
+        assertThat(stock.available()).isEqualTo(7);
+        assertThat(scripts.reader.heldBy(sku, "alice")).isEqualTo(3);
+    }
+
+    @Test
+    void aReplayDeductsNothingMoreEvenFromAnotherBranch() {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 3));
+
+        // the same reservation again: a retried HTTP call arrives as branch 2
+        TryOutcome replay = scripts.tryScript.run(xid, "order-1", 2, "alice", lines(sku, 3));
+
+        assertThat(replay).isEqualTo(new TryOutcome.AlreadyReserved());
+        assertThat(scripts.stock(sku).locked()).isEqualTo(3);
+        assertThat(scripts.reader.heldBy(sku, "alice")).isEqualTo(3);
+    }
+
+    @Test
+    void refusesWhenTooLittleIsAvailableAndNamesTheLine() {
+        String sku = scripts.skuWithAvailable(2);
+
+        TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(sku, 3));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.InsufficientStock(sku, 3, 2));
+        assertThat(scripts.stock(sku).locked()).isZero();
+    }
+
+    @Test
+    void aMultiSkuTryWhoseSecondSkuIsShortLeavesTheFirstUntouched() {
+        String plenty = scripts.skuWithAvailable(10);
+        String short_ = scripts.skuWithAvailable(1);
+        String xid = xid();
+
+        TryOutcome outcome = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(plenty, 2, short_, 2));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.InsufficientStock(short_, 2, 1));
+        assertThat(scripts.stock(plenty).locked()).isZero();
+        assertThat(scripts.stock(plenty).sold()).isZero();
+        assertThat(scripts.reader.heldBy(plenty, "alice")).isZero();
+        assertThat(scripts.reader.fenceState(plenty, xid, "order-1")).isEmpty();
+    }
+
+    @Test
+    void aLimitRefusalLeavesEverythingUntouched() {
+        String free = scripts.skuWithAvailable(10);
+        String limited = scripts.sku(10, 2, 1);
+        scripts.tryScript.run(xid(), "order-0", 1, "alice", lines(limited, 1));
+        String xid = xid();
+
+        TryOutcome outcome = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(free, 1, limited, 2));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.LimitExceeded(limited, 2, 2, 1));
+        assertThat(scripts.stock(free).locked()).isZero();
+        assertThat(scripts.stock(limited).locked()).isEqualTo(1);
+        assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(1);
+        assertThat(scripts.reader.fenceState(free, xid, "order-1")).isEmpty();
+        // another user is not limited by alice's purchases
+        assertThat(scripts.tryScript.run(xid(), "order-2", 1, "bob", lines(limited, 2)))
+                .isEqualTo(new TryOutcome.Reserved());
+    }
+
+    @Test
+    void refusesTryAfterCancelArrivedFirstAndLocksNothing() {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = xid();
+        assertThat(scripts.cancel.run(sku, xid, "order-1", RedisScripts.RETENTION))
+                .isEqualTo(new PhaseOutcome.NoRecord());
+
+        TryOutcome late = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 3));
+
+        assertThat(late).isEqualTo(new TryOutcome.CancelledFirst(sku));
+        assertThat(scripts.stock(sku).locked()).isZero();
+        assertThat(scripts.reader.heldBy(sku, "alice")).isZero();
+    }
+
+    @Test
+    void reportsAnUnknownSku() {
+        String known = scripts.skuWithAvailable(10);
+
+        TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(known, 1, "never-created", 1));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.UnknownSku("never-created"));
+        assertThat(scripts.stock(known).locked()).isZero();
+    }
+
+    @Test
+    void fallsThroughToOtherSegmentsAndSplitsALineOverThem() {
+        // 4 segments of 3 units: no single segment can serve 7
+        String sku = scripts.sku(12, 0, 4);
+
+        TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(sku, 7));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.Reserved());
+        RedisStock stock = scripts.stock(sku);
+        assertThat(stock.locked()).isEqualTo(7);
+        Map<Integer, Long> lockedBySegment = stock.segmentsView().stream()
+                .collect(Collectors.toMap(RedisStock.Segment::index, RedisStock.Segment::locked));
+        assertThat(lockedBySegment.values()).filteredOn(v -> v > 0).hasSize(3);
+        assertThat(lockedBySegment.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(7);
+        assertThat(stock.segmentsView()).allSatisfy(s -> assertThat(s.locked()).isLessThanOrEqualTo(s.total()));
+
+        // the remaining 5 are still all reachable, wherever the next search starts
+        assertThat(scripts.tryScript.run(xid(), "order-2", 1, "bob", lines(sku, 5))).isEqualTo(new TryOutcome.Reserved());
+        assertThat(scripts.tryScript.run(xid(), "order-3", 1, "carol", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.InsufficientStock(sku, 1, 0));
+    }
+}

@@ -1,0 +1,64 @@
+-- cancel.lua: the TCC Cancel phase for one SKU of one reservation. Driven by the fence record only.
+--
+-- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence record and buyer counter derive from it, see try.lua)
+-- ARGV[1]  xid
+-- ARGV[2]  reservation id
+-- ARGV[3]  seconds to keep the finished record or tombstone (it must outlive any retry of this transaction)
+--
+-- Reply {code, quantity}
+--   0 CANCELLED          the TRIED record is now CANCELLED: locked -= q and sold -= q (SKU and segments), and
+--                        the user's purchase count is given back. Units released in a draining segment (one
+--                        beyond the active count, see resegment.lua) move to an active segment.
+--   1 ALREADY_CANCELLED  a replay, or a tombstone: nothing changed
+--   2 EMPTY_ROLLBACK     no record: the Try never ran here; a CANCELLED tombstone now refuses a late Try
+--   3 CONFIRMED          the reservation was confirmed; a Cancel cannot undo that; nothing changed
+-- Idempotency: only a TRIED record moves stock, and it moves exactly once.
+
+local stock = KEYS[1]
+local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]
+local retention = tonumber(ARGV[3])
+
+local now = redis.call('TIME')
+local millis = tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+
+local record = redis.call('HMGET', fence, 'state', 'quantity', 'alloc', 'user')
+local state = record[1]
+local quantity = tonumber(record[2] or '0')
+if not state then
+  redis.call('HSET', fence, 'state', 'CANCELLED', 'quantity', 0, 'tombstone', 1, 'ended_at', millis)
+  redis.call('EXPIRE', fence, retention)
+  return {2, 0}
+end
+if state == 'CANCELLED' then
+  return {1, quantity}
+end
+if state == 'CONFIRMED' then
+  return {3, quantity}
+end
+
+local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
+for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
+  local s = tonumber(segment)
+  local units = tonumber(take)
+  local key = stock .. ':seg:' .. s
+  local locked = redis.call('HINCRBY', key, 'locked', -units)
+  if s >= count then
+    -- A draining segment (beyond the active count since a resegment): Tries no longer search it, so the
+    -- released units move to an active segment, and the segment goes once it is empty.
+    local total = redis.call('HINCRBY', key, 'total', -units)
+    redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'total', units)
+    if total <= 0 and locked <= 0 then
+      redis.call('DEL', key)
+    end
+  end
+end
+redis.call('HINCRBY', stock, 'locked', -quantity)
+redis.call('HINCRBY', stock, 'sold', -quantity)
+local buyer = stock .. ':buyer:' .. record[4]
+if redis.call('DECRBY', buyer, quantity) <= 0 then
+  redis.call('DEL', buyer)
+end
+
+redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
+redis.call('EXPIRE', fence, retention)
+return {0, quantity}

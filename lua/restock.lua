@@ -1,0 +1,40 @@
+-- restock.lua: adds units to a SKU's stock, once per operation id.
+--
+-- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments derive from it, see try.lua)
+-- ARGV[1]  units to add (> 0)
+-- ARGV[2]  operation id: the caller's idempotency key for this restock
+-- ARGV[3]  seconds to remember the operation id
+--
+-- Reply {code, total}
+--   0 RESTOCKED        total += units (spread evenly over the active segments); total is the new total
+--   1 ALREADY_APPLIED  this operation id was applied before: nothing changed
+--   2 UNKNOWN_SKU      the SKU has no stock in Redis: nothing changed
+-- Idempotency: the operation id is recorded in <KEYS[1]>:op:<id> in the same script.
+
+local stock = KEYS[1]
+local units = tonumber(ARGV[1])
+local marker = stock .. ':op:' .. ARGV[2]
+
+local count = tonumber(redis.call('HGET', stock, 'segments') or '0')
+if count == 0 then
+  return {2, 0}
+end
+if redis.call('EXISTS', marker) == 1 then
+  return {1, tonumber(redis.call('HGET', stock, 'total'))}
+end
+
+local share = math.floor(units / count)
+local extra = units % count
+for s = 0, count - 1 do
+  local add = share
+  if s < extra then
+    add = add + 1
+  end
+  if add > 0 then
+    redis.call('HINCRBY', stock .. ':seg:' .. s, 'total', add)
+  end
+end
+redis.call('HINCRBY', stock, 'stocked', units)
+local total = redis.call('HINCRBY', stock, 'total', units)
+redis.call('SET', marker, units, 'EX', tonumber(ARGV[3]))
+return {0, total}
