@@ -2,8 +2,10 @@ package io.github.flashstock.inventory;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 @SpringBootApplication
+@ConfigurationPropertiesScan
 public class InventoryServiceApplication {
 
     public static void main(String[] args) {

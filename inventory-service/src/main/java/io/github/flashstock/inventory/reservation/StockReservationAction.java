@@ -1,0 +1,190 @@
+package io.github.flashstock.inventory.reservation;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.stock.SalesRecord;
+import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.CancelScript;
+import io.github.flashstock.inventory.stock.redis.ConfirmScript;
+import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
+import io.github.flashstock.inventory.stock.redis.TryOutcome;
+import io.github.flashstock.inventory.stock.redis.TryScript;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import org.apache.seata.rm.tcc.api.BusinessActionContext;
+import org.apache.seata.rm.tcc.api.BusinessActionContextParameter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.stereotype.Component;
+
+@Component
+class StockReservationAction implements ReservationAction {
+
+    private static final Logger log = LoggerFactory.getLogger(StockReservationAction.class);
+
+    private final TryScript tryScript;
+    private final ConfirmScript confirmScript;
+    private final CancelScript cancelScript;
+    private final SalesRecord sales;
+    private final StockCatalog catalog;
+    private final InventorySettings settings;
+    private final MeterRegistry meters;
+
+    StockReservationAction(TryScript tryScript, ConfirmScript confirmScript, CancelScript cancelScript,
+                           SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters) {
+        this.tryScript = tryScript;
+        this.confirmScript = confirmScript;
+        this.cancelScript = cancelScript;
+        this.sales = sales;
+        this.catalog = catalog;
+        this.settings = settings;
+        this.meters = meters;
+    }
+
+    @Override
+    public boolean reserve(BusinessActionContext context,
+                           @BusinessActionContextParameter(paramName = "reservationId") String reservationId,
+                           @BusinessActionContextParameter(paramName = "userId") String userId,
+                           @BusinessActionContextParameter(paramName = "lines") String lines) {
+        Timer.Sample timing = Timer.start(meters);
+        String outcome = "error";
+        try (var ignored = logContext(context.getXid(), reservationId)) {
+            List<StockLine> stockLines = ReservationLines.decode(lines);
+            TryOutcome result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);
+            if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
+                result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);
+            }
+            outcome = outcomeName(result);
+            log.debug("try {}: {}", outcome, result);
+            if (result instanceof TryOutcome.Reserved || result instanceof TryOutcome.AlreadyReserved) {
+                return true;
+            }
+            throw refusal(result);
+        } finally {
+            meters.counter("inventory.reservations", "outcome", outcome).increment();
+            timing.stop(meters.timer("inventory.phase", "phase", "try"));
+        }
+    }
+
+    @Override
+    public boolean confirm(BusinessActionContext context) {
+        return secondPhase(context, "confirm");
+    }
+
+    @Override
+    public boolean cancel(BusinessActionContext context) {
+        return secondPhase(context, "cancel");
+    }
+
+    /**
+     * Runs the phase's script for every line, then records the result in MySQL. Any failure returns false, and
+     * Seata retries the whole phase: the scripts and the ledger make every step safe to repeat.
+     */
+    private boolean secondPhase(BusinessActionContext context, String phase) {
+        Timer.Sample timing = Timer.start(meters);
+        String xid = context.getXid();
+        String reservationId = context.getActionContext("reservationId", String.class);
+        String encoded = context.getActionContext("lines", String.class);
+        boolean done = false;
+        try (var ignored = logContext(xid, reservationId)) {
+            for (StockLine line : ReservationLines.decode(encoded)) {
+                PhaseOutcome outcome = phase.equals("confirm")
+                        ? confirmScript.run(line.skuId(), xid, reservationId, settings.fenceRetention())
+                        : cancelScript.run(line.skuId(), xid, reservationId, settings.fenceRetention());
+                meters.counter("inventory.phase.outcomes", "phase", phase, "outcome", name(outcome)).increment();
+                if (outcome instanceof PhaseOutcome.Applied || outcome.quantity() > 0
+                        && outcome instanceof PhaseOutcome.AlreadyApplied) {
+                    record(phase, context, reservationId, line.skuId(), outcome.quantity());
+                } else if (outcome instanceof PhaseOutcome.NoRecord) {
+                    if (phase.equals("confirm")) {
+                        log.error("confirm found no reservation record for SKU {}: nothing was locked in Redis"
+                                + " to confirm (Redis lost it?); left for reconciliation", line.skuId());
+                    } else {
+                        log.info("empty rollback for SKU {}: tombstone written", line.skuId());
+                    }
+                } else if (outcome instanceof PhaseOutcome.EndedOtherwise) {
+                    log.error("{} refused for SKU {}: the reservation already ended the other way", phase,
+                            line.skuId());
+                }
+            }
+            done = true;
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("{} failed, Seata will retry: {}", phase, e.toString());
+            return false;
+        } finally {
+            meters.counter("inventory.phases", "phase", phase, "result", done ? "done" : "retry").increment();
+            timing.stop(meters.timer("inventory.phase", "phase", phase));
+        }
+    }
+
+    private void record(String phase, BusinessActionContext context, String reservationId, String skuId, long units) {
+        if (phase.equals("confirm")) {
+            sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units);
+        } else {
+            sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units);
+        }
+    }
+
+    private static String name(PhaseOutcome outcome) {
+        if (outcome instanceof PhaseOutcome.Applied) {
+            return "applied";
+        } else if (outcome instanceof PhaseOutcome.AlreadyApplied) {
+            return "already_applied";
+        } else if (outcome instanceof PhaseOutcome.NoRecord) {
+            return "no_record";
+        } else if (outcome instanceof PhaseOutcome.EndedOtherwise) {
+            return "ended_otherwise";
+        }
+        throw new IllegalStateException("unhandled " + outcome);
+    }
+
+    private static String outcomeName(TryOutcome result) {
+        if (result instanceof TryOutcome.Reserved) {
+            return "reserved";
+        } else if (result instanceof TryOutcome.AlreadyReserved) {
+            return "duplicate";
+        } else if (result instanceof TryOutcome.InsufficientStock) {
+            return "insufficient_stock";
+        } else if (result instanceof TryOutcome.LimitExceeded) {
+            return "limit_exceeded";
+        } else if (result instanceof TryOutcome.CancelledFirst) {
+            return "suspended";
+        } else if (result instanceof TryOutcome.UnknownSku) {
+            return "unknown_sku";
+        }
+        throw new IllegalStateException("unhandled " + result);
+    }
+
+    /** The named failure for a refusing outcome. */
+    private static ReservationRefused refusal(TryOutcome result) {
+        if (result instanceof TryOutcome.InsufficientStock r) {
+            return new InsufficientStock(r.skuId(), r.requested(), r.available());
+        } else if (result instanceof TryOutcome.LimitExceeded r) {
+            return new PurchaseLimitExceeded(r.skuId(), r.requested(), r.limit(), r.alreadyBought());
+        } else if (result instanceof TryOutcome.CancelledFirst r) {
+            return new ReservationCancelled(r.skuId());
+        } else if (result instanceof TryOutcome.UnknownSku r) {
+            return new UnknownSku(r.skuId());
+        }
+        throw new IllegalStateException("not a refusal: " + result);
+    }
+
+    /** A scope whose end needs no exception handling. */
+    private interface LogScope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Puts xid and reservation id on every log line of the phase. */
+    private static LogScope logContext(String xid, String reservationId) {
+        MDC.put("xid", xid);
+        MDC.put("reservationId", reservationId);
+        return () -> {
+            MDC.remove("xid");
+            MDC.remove("reservationId");
+        };
+    }
+}

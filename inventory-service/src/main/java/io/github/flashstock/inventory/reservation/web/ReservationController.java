@@ -1,0 +1,82 @@
+package io.github.flashstock.inventory.reservation.web;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.reservation.ReservingStock;
+import io.github.flashstock.inventory.stock.StockLine;
+import jakarta.validation.Valid;
+import java.util.List;
+import org.apache.seata.core.context.RootContext;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class ReservationController {
+
+    private final ReservingStock reserving;
+    private final InventorySettings settings;
+
+    ReservationController(ReservingStock reserving, InventorySettings settings) {
+        this.reserving = reserving;
+        this.settings = settings;
+    }
+
+    /** The reservation as made: lines merged per SKU. */
+    record ReservationView(String reservationId, String userId, String xid, List<StockLine> items, String status) {
+    }
+
+    /**
+     * Reserves stock as a branch of the caller's Seata global transaction, whose XID comes in header
+     * {@code TX_XID}. Answers 201 (also for a replay, which reserves nothing more).
+     */
+    @PostMapping("/reservations")
+    ResponseEntity<ReservationView> reserve(@RequestHeader(name = RootContext.KEY_XID, required = false) String xid,
+                                            @Valid @RequestBody ReservationRequest request) {
+        if (xid == null || xid.isBlank()) {
+            throw new MissingTransaction();
+        }
+        if (request.items().size() > settings.maxLines()) {
+            throw new InvalidReservation("a reservation may have at most " + settings.maxLines() + " lines, this one has "
+                    + request.items().size());
+        }
+        List<StockLine> lines = StockLine.merge(request.items().stream()
+                .map(i -> new StockLine(i.skuId(), i.quantity())).toList());
+        for (StockLine line : lines) {
+            if (line.quantity() > settings.maxQuantityPerLine()) {
+                throw new InvalidReservation("quantity of " + line.skuId() + " is " + line.quantity() + "; at most "
+                        + settings.maxQuantityPerLine() + " per SKU");
+            }
+        }
+        boolean bound = xid.equals(RootContext.getXID());
+        if (!bound) {
+            RootContext.bind(xid);
+        }
+        try {
+            List<StockLine> reserved = reserving.reserve(request.reservationId(), request.userId(), lines);
+            return ResponseEntity.status(HttpStatus.CREATED)
+                    .body(new ReservationView(request.reservationId(), request.userId(), xid, reserved, "RESERVED"));
+        } finally {
+            if (!bound) {
+                RootContext.unbind();
+            }
+        }
+    }
+
+    /** No global transaction came with the request. */
+    static final class MissingTransaction extends RuntimeException {
+        MissingTransaction() {
+            super("header " + RootContext.KEY_XID + " with the Seata global transaction id is required", null, false,
+                    false);
+        }
+    }
+
+    /** Input the bean constraints cannot express (limits from configuration). */
+    static final class InvalidReservation extends RuntimeException {
+        InvalidReservation(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.flashstock.inventory.stock;
+
+import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
+import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
+import io.github.flashstock.inventory.stock.redis.InitOutcome;
+import io.github.flashstock.inventory.stock.redis.InitScript;
+import io.github.flashstock.inventory.stock.redis.RedisStock;
+import io.github.flashstock.inventory.stock.redis.RedisStockReader;
+import io.github.flashstock.inventory.stock.redis.RestockOutcome;
+import io.github.flashstock.inventory.stock.redis.RestockScript;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * SKUs as a whole: creating them in MySQL and Redis, restocking, loading a SKU that MySQL knows into Redis, and
+ * the side-by-side view of both stores.
+ */
+@Service
+public class StockCatalog {
+
+    private static final Logger log = LoggerFactory.getLogger(StockCatalog.class);
+    private static final Duration REMEMBER_RESTOCK = Duration.ofDays(7);
+
+    private final SkuStockMapper skus;
+    private final InitScript init;
+    private final RestockScript restock;
+    private final RedisStockReader reader;
+    private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
+
+    public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader) {
+        this.skus = skus;
+        this.init = init;
+        this.restock = restock;
+        this.reader = reader;
+    }
+
+    /** What creating a SKU found. */
+    public enum Creation { CREATED, ALREADY_EXISTS }
+
+    /** Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. */
+    public Creation create(String skuId, long total, Integer perUserLimit, int segments) {
+        boolean created = skus.create(skuId, total, perUserLimit) == 1;
+        if (!created) {
+            return Creation.ALREADY_EXISTS;
+        }
+        InitOutcome outcome = init.run(skuId, total, 0, perUserLimit == null ? 0 : perUserLimit, segments);
+        if (outcome instanceof InitOutcome.AlreadyExists existing) {
+            log.warn("SKU {} was new in MySQL but already had stock in Redis ({}); Redis left as it was", skuId,
+                    existing);
+        }
+        return Creation.CREATED;
+    }
+
+    /**
+     * Adds units in MySQL, then in Redis under {@code operationId}, so that a retried request adds them once in
+     * Redis. @return the new Redis total, empty when the SKU is unknown
+     */
+    public Optional<Long> restock(String skuId, long units, String operationId) {
+        if (skus.find(skuId) == null) {
+            return Optional.empty();
+        }
+        RestockOutcome outcome = restock.run(skuId, units, operationId, REMEMBER_RESTOCK);
+        if (outcome instanceof RestockOutcome.Restocked r) {
+            skus.restock(skuId, units);
+            return Optional.of(r.total());
+        }
+        if (outcome instanceof RestockOutcome.AlreadyApplied a) {
+            return Optional.of(a.total());
+        }
+        // known to MySQL, not loaded into Redis yet: load it (with MySQL's new total), then report
+        skus.restock(skuId, units);
+        loadIntoRedis(skuId);
+        return reader.read(skuId).map(RedisStock::total);
+    }
+
+    /**
+     * Loads a SKU that MySQL knows but Redis lacks (warm-up, or a Try that met an unknown SKU): Redis gets the
+     * units MySQL has neither sold nor locked. One load per SKU at a time in this instance; across instances the
+     * init script's never-overwrite rule makes a second load a no-op.
+     *
+     * @return true when the SKU now has stock in Redis
+     */
+    public boolean loadIntoRedis(String skuId) {
+        CompletableFuture<Boolean> mine = new CompletableFuture<>();
+        CompletableFuture<Boolean> running = loading.putIfAbsent(skuId, mine);
+        if (running != null) {
+            return running.join();
+        }
+        try {
+            SkuStockRow row = skus.find(skuId);
+            boolean loaded = row != null;
+            if (loaded) {
+                InitOutcome outcome = init.run(skuId, row.available(), row.sold(),
+                        row.perUserLimit() == null ? 0 : row.perUserLimit(), 1);
+                if (outcome instanceof InitOutcome.Created) {
+                    log.info("loaded SKU {} into Redis from MySQL: {} available, {} sold", skuId, row.available(),
+                            row.sold());
+                }
+            }
+            mine.complete(loaded);
+            return loaded;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(skuId);
+        }
+    }
+
+    /** Loads every SKU MySQL knows and Redis lacks. @return how many were loaded */
+    public int warmUp() {
+        int loaded = 0;
+        for (String skuId : skus.skuIds()) {
+            if (reader.read(skuId).isEmpty() && loadIntoRedis(skuId)) {
+                loaded++;
+            }
+        }
+        return loaded;
+    }
+
+    /** Both stores' view of a SKU; empty when neither knows it. */
+    public Optional<StockView> view(String skuId) {
+        Optional<RedisStock> redis = reader.read(skuId);
+        Optional<SkuStockRow> mysql = Optional.ofNullable(skus.find(skuId));
+        if (redis.isEmpty() && mysql.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new StockView(skuId, redis.orElse(null), mysql.orElse(null)));
+    }
+
+    /** A SKU in both stores; either side may be null when that store does not know it. */
+    public record StockView(String skuId, RedisStock redis, SkuStockRow mysql) {
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.flashstock.inventory.stock.jdbc;
+
+import java.util.List;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+@Mapper
+public interface SkuStockMapper {
+
+    /** @return 1 when created, 0 when the SKU already existed (nothing changed) */
+    @Insert("INSERT IGNORE INTO sku_stock (sku_id, total, sold, locked, per_user_limit) "
+            + "VALUES (#{skuId}, #{total}, 0, 0, #{limit})")
+    int create(@Param("skuId") String skuId, @Param("total") long total, @Param("limit") Integer limit);
+
+    @Select("SELECT sku_id, total, sold, locked, per_user_limit, version FROM sku_stock WHERE sku_id = #{skuId}")
+    SkuStockRow find(@Param("skuId") String skuId);
+
+    @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
+    List<String> skuIds();
+
+    /** Records a confirmed sale; 0 rows when the row would go below zero available (drift: never silently). */
+    @Update("UPDATE sku_stock SET sold = sold + #{units}, version = version + 1 "
+            + "WHERE sku_id = #{skuId} AND total - sold - locked >= #{units}")
+    int sell(@Param("skuId") String skuId, @Param("units") long units);
+
+    @Update("UPDATE sku_stock SET total = total + #{units}, version = version + 1 WHERE sku_id = #{skuId}")
+    int restock(@Param("skuId") String skuId, @Param("units") long units);
+}

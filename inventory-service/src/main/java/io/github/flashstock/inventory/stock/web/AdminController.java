@@ -1,0 +1,77 @@
+package io.github.flashstock.inventory.stock.web;
+
+import io.github.flashstock.inventory.stock.StockCatalog;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Operator actions; every path under {@code /admin} needs the configured bearer token. */
+@RestController
+@RequestMapping("/admin/skus")
+@Validated
+class AdminController {
+
+    static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";
+    static final int MAX_SEGMENTS = 64;
+
+    private final StockCatalog catalog;
+
+    AdminController(StockCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    record CreateSku(@NotNull @PositiveOrZero Long total, @Positive Integer perUserLimit,
+                     @Min(1) @Max(MAX_SEGMENTS) Integer segments) {
+    }
+
+    record Restock(@NotNull @Positive @Max(1_000_000_000) Long quantity) {
+    }
+
+    /** Creates a SKU in MySQL and Redis: 201, or 409 {@code sku-exists} (nothing overwritten). */
+    @PutMapping("/{skuId}")
+    ResponseEntity<?> create(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @Valid @RequestBody CreateSku body) {
+        int segments = body.segments() == null ? 1 : body.segments();
+        return switch (catalog.create(skuId, body.total(), body.perUserLimit(), segments)) {
+            case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "total", body.total(),
+                    "segments", segments));
+            case ALREADY_EXISTS -> {
+                ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "sku-exists", "SKU exists",
+                        "SKU " + skuId + " exists; restock it instead");
+                p.setProperty("skuId", skuId);
+                yield ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+            }
+        };
+    }
+
+    /** Adds units; an {@code Idempotency-Key} header makes a retried request add them once. */
+    @PostMapping("/{skuId}/restock")
+    ResponseEntity<?> restock(@PathVariable @Pattern(regexp = SKU_ID) String skuId,
+                              @RequestHeader(name = "Idempotency-Key", required = false) String key,
+                              @Valid @RequestBody Restock body) {
+        String operation = key == null || key.isBlank() ? UUID.randomUUID().toString() : key;
+        return catalog.restock(skuId, body.quantity(), operation)
+                .<ResponseEntity<?>>map(total -> ResponseEntity.ok(Map.of("skuId", skuId, "total", total)))
+                .orElseGet(() -> {
+                    ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
+                    p.setProperty("skuId", skuId);
+                    return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
+                });
+    }
+}

@@ -1,0 +1,50 @@
+package io.github.flashstock.inventory.stock.web;
+
+import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
+import io.github.flashstock.inventory.stock.redis.RedisStock;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class StockController {
+
+    private final StockCatalog catalog;
+
+    StockController(StockCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    record RedisSide(long total, long locked, long sold, long available, long stocked, int perUserLimit,
+                     int segments, List<RedisStock.Segment> segmentDetails) {
+    }
+
+    record MysqlSide(long total, long sold, long locked, long available, Integer perUserLimit, long version) {
+    }
+
+    record StockResponse(String skuId, RedisSide redis, MysqlSide mysql) {
+    }
+
+    /** The SKU in Redis (total, locked, sold, available, segments) and in MySQL, side by side. */
+    @GetMapping("/skus/{skuId}/stock")
+    ResponseEntity<?> stock(@PathVariable String skuId) {
+        return catalog.view(skuId).<ResponseEntity<?>>map(v -> {
+            RedisStock r = v.redis();
+            SkuStockRow m = v.mysql();
+            return ResponseEntity.ok(new StockResponse(skuId,
+                    r == null ? null : new RedisSide(r.total(), r.locked(), r.sold(), r.available(), r.stocked(),
+                            r.limit(), r.segments(), r.segmentsView()),
+                    m == null ? null : new MysqlSide(m.total(), m.sold(), m.locked(), m.available(), m.perUserLimit(),
+                            m.version())));
+        }).orElseGet(() -> {
+            ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
+            p.setProperty("skuId", skuId);
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
+        });
+    }
+}

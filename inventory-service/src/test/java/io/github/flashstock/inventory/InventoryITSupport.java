@@ -1,0 +1,35 @@
+package io.github.flashstock.inventory;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.junit.DevStackTest;
+import io.github.flashstock.devstack.junit.SharedStack;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The whole inventory service on the devstack's Redis, MariaDB and Seata TC, on a random port. Every subclass
+ * shares one Spring context (same configuration), so the service starts once per test run. Metrics export
+ * stays on, as in production.
+ */
+@AutoConfigureObservability(tracing = false)
+@DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA})
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN)
+public abstract class InventoryITSupport {
+
+    public static final String ADMIN_TOKEN = "test-admin-token";
+
+    @DynamicPropertySource
+    static void servers(DynamicPropertyRegistry registry) {
+        Endpoints e = SharedStack.endpoints();
+        registry.add("spring.data.redis.host", e::redisHost);
+        registry.add("spring.data.redis.port", e::redisPort);
+        registry.add("spring.datasource.url", () -> e.jdbcUrl("inventory"));
+        registry.add("spring.datasource.username", () -> e.dbUser("inventory"));
+        registry.add("spring.datasource.password", e::dbPassword);
+        registry.add("seata.service.grouplist.default", e::seataAddress);
+    }
+}

@@ -1,0 +1,137 @@
+package io.github.flashstock.inventory.reservation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.InventoryITSupport;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.apache.seata.core.context.RootContext;
+import org.apache.seata.tm.api.GlobalTransaction;
+import org.apache.seata.tm.api.GlobalTransactionContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The test plays the order service: it begins a global transaction on the real TC, reserves over HTTP with the
+ * XID, then commits or rolls back; the TC drives the inventory branch's Confirm or Cancel.
+ */
+class ReservationThroughSeataIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    InventoryClient inventory;
+
+    @BeforeEach
+    void client() {
+        inventory = new InventoryClient(http);
+    }
+
+    @AfterEach
+    void unbind() {
+        RootContext.unbind();
+    }
+
+    private static GlobalTransaction begin() throws Exception {
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "inventory-it");
+        return tx;
+    }
+
+    private long ledgerRows(String xid, String state) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE xid = ? AND state = ?", Long.class, xid, state);
+    }
+
+    @Test
+    void globalCommitConfirmsOnceAndMySqlShowsTheSale() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        GlobalTransaction tx = begin();
+        String xid = tx.getXid();
+
+        ResponseEntity<JsonNode> reserved = inventory.reserve(xid, "order-" + UUID.randomUUID(), "alice",
+                List.of(new InventoryClient.Item(sku, 3)));
+        assertThat(reserved.getStatusCode().value()).as("%s", reserved.getBody()).isEqualTo(201);
+        assertThat(inventory.stock(sku).at("/redis/locked").asLong()).isEqualTo(3);
+        tx.commit();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/total").asLong()).isEqualTo(7);
+        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
+        assertThat(stock.at("/mysql/total").asLong() - stock.at("/mysql/sold").asLong()).isEqualTo(7);
+        assertThat(ledgerRows(xid, "CONFIRMED")).isEqualTo(1);
+    }
+
+    @Test
+    void globalRollbackRestoresTheStock() throws Exception {
+        String sku = inventory.skuWith(10, 2, 1);
+        GlobalTransaction tx = begin();
+        String xid = tx.getXid();
+
+        assertThat(inventory.reserve(xid, "order-" + UUID.randomUUID(), "alice",
+                List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value()).isEqualTo(201);
+        tx.rollback();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerRows(xid, "CANCELLED") == 1);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/total").asLong()).isEqualTo(10);
+        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/sold").asLong()).isZero();
+        assertThat(stock.at("/mysql/sold").asLong()).isZero();
+        // the purchase count was given back: alice may buy her 2 again
+        GlobalTransaction again = begin();
+        assertThat(inventory.reserve(again.getXid(), "order-" + UUID.randomUUID(), "alice",
+                List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value()).isEqualTo(201);
+        again.rollback();
+    }
+
+    @Test
+    void aRetriedCallInsideOneGlobalTransactionDeductsOnce() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        GlobalTransaction tx = begin();
+        String reservation = "order-" + UUID.randomUUID();
+
+        // the same reservation twice: each call registers a branch of its own
+        assertThat(inventory.reserve(tx.getXid(), reservation, "alice", List.of(new InventoryClient.Item(sku, 4)))
+                .getStatusCode().value()).isEqualTo(201);
+        assertThat(inventory.reserve(tx.getXid(), reservation, "alice", List.of(new InventoryClient.Item(sku, 4)))
+                .getStatusCode().value()).isEqualTo(201);
+        assertThat(inventory.stock(sku).at("/redis/locked").asLong()).isEqualTo(4);
+        tx.commit();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 4);
+        assertThat(inventory.stock(sku).at("/redis/total").asLong()).isEqualTo(6);
+        assertThat(ledgerRows(tx.getXid(), "CONFIRMED")).isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedTryLeavesNothingAndTheRollbackIsClean() throws Exception {
+        String plenty = inventory.skuWith(10, null, 1);
+        String scarce = inventory.skuWith(1, null, 1);
+        GlobalTransaction tx = begin();
+
+        ResponseEntity<JsonNode> refused = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
+                List.of(new InventoryClient.Item(plenty, 2), new InventoryClient.Item(scarce, 2)));
+        tx.rollback();
+
+        assertThat(refused.getStatusCode().value()).isEqualTo(409);
+        assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:insufficient-stock");
+        assertThat(refused.getBody().path("skuId").asText()).isEqualTo(scarce);
+        assertThat(refused.getBody().path("requested").asInt()).isEqualTo(2);
+        assertThat(refused.getBody().path("available").asInt()).isEqualTo(1);
+        assertThat(inventory.stock(plenty).at("/redis/locked").asLong()).isZero();
+        assertThat(inventory.stock(scarce).at("/redis/locked").asLong()).isZero();
+    }
+}
