@@ -7,6 +7,7 @@ import io.github.flashstock.inventory.reservation.UnknownSku;
 import io.github.flashstock.inventory.stock.web.Problems;
 import java.util.List;
 import java.util.Map;
+import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -15,11 +16,15 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
-/** Every refusal and every bad input becomes a {@code ProblemDetail} with a stable type and the facts. */
+/**
+ * Every refusal and every bad input, of any controller of this service, becomes a {@code ProblemDetail} with a
+ * stable type and the facts.
+ */
 @RestControllerAdvice
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
@@ -63,6 +68,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                                                                   WebRequest request) {
         List<String> errors = e.getBindingResult().getFieldErrors().stream()
                 .map(f -> f.getField() + ": " + f.getDefaultMessage()).sorted().toList();
+        ProblemDetail p = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+                String.join("; ", errors));
+        p.setProperty("errors", errors);
+        return ResponseEntity.badRequest().body(p);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+                                                                            HttpHeaders headers, HttpStatusCode status,
+                                                                            WebRequest request) {
+        List<String> errors = e.getAllErrors().stream().map(MessageSourceResolvable::getDefaultMessage).sorted().toList();
         ProblemDetail p = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
                 String.join("; ", errors));
         p.setProperty("errors", errors);

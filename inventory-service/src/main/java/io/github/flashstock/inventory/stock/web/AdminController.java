@@ -13,7 +13,6 @@ import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -25,7 +24,6 @@ import org.springframework.web.bind.annotation.RestController;
 /** Operator actions; every path under {@code /admin} needs the configured bearer token. */
 @RestController
 @RequestMapping("/admin/skus")
-@Validated
 class AdminController {
 
     static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";

@@ -1,0 +1,119 @@
+package io.github.flashstock.inventory.reservation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.InventoryITSupport;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+class AdminApiIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    private ResponseEntity<JsonNode> admin(HttpMethod method, String path, Object body, String token) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        if (token != null) {
+            headers.setBearerAuth(token);
+        }
+        return http.exchange(path, method, new HttpEntity<>(body, headers), JsonNode.class);
+    }
+
+    @Test
+    void refusesAdminCallsWithoutTheTokenAndChangesNothing() {
+        String sku = "sku-" + UUID.randomUUID();
+
+        ResponseEntity<JsonNode> none = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5), null);
+        ResponseEntity<JsonNode> wrong = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5), "nope");
+
+        assertThat(none.getStatusCode().value()).isEqualTo(401);
+        assertThat(wrong.getStatusCode().value()).isEqualTo(401);
+        assertThat(none.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:admin-token-required");
+        assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
+    }
+
+    @Test
+    void createsASkuOnceAndRestocksIt() {
+        String sku = "sku-" + UUID.randomUUID();
+
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 500, "perUserLimit", 5, "segments", 4),
+                ADMIN_TOKEN).getStatusCode().value()).isEqualTo(201);
+        ResponseEntity<JsonNode> again = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 1), ADMIN_TOKEN);
+        assertThat(again.getStatusCode().value()).isEqualTo(409);
+        assertThat(again.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:sku-exists");
+
+        HttpHeaders headers = new HttpHeaders();
+        headers.setBearerAuth(ADMIN_TOKEN);
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        headers.set("Idempotency-Key", "restock-" + sku);
+        ResponseEntity<JsonNode> restocked = http.exchange("/admin/skus/" + sku + "/restock", HttpMethod.POST,
+                new HttpEntity<>(Map.of("quantity", 100), headers), JsonNode.class);
+        assertThat(restocked.getStatusCode().value()).isEqualTo(200);
+
+        JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        assertThat(stock.at("/redis/total").asLong()).isEqualTo(600);
+        assertThat(stock.at("/redis/segments").asInt()).isEqualTo(4);
+        assertThat(stock.at("/redis/perUserLimit").asInt()).isEqualTo(5);
+        assertThat(stock.at("/mysql/total").asLong()).isEqualTo(600);
+        assertThat(stock.at("/mysql/perUserLimit").asInt()).isEqualTo(5);
+    }
+
+    @Test
+    void rejectsInvalidAdminInput() {
+        String sku = "sku-" + UUID.randomUUID();
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", -1), ADMIN_TOKEN)
+                .getStatusCode().value()).isEqualTo(400);
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5, "segments", 0), ADMIN_TOKEN)
+                .getStatusCode().value()).isEqualTo(400);
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5, "perUserLimit", 0), ADMIN_TOKEN)
+                .getStatusCode().value()).isEqualTo(400);
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/bad*sku", Map.of("total", 5), ADMIN_TOKEN)
+                .getStatusCode().value()).isEqualTo(400);
+        assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
+    }
+
+    @Test
+    void aSkuKnownOnlyToMySqlIsLoadedIntoRedisByTheFirstTry() {
+        // Given a SKU in MySQL that Redis has never seen (e.g. Redis was emptied)
+        String sku = "sku-" + UUID.randomUUID();
+        jdbc.update("INSERT INTO sku_stock (sku_id, total, sold) VALUES (?, 20, 5)", sku);
+        assertThat(redis.hasKey("inv:{" + sku + "}")).isFalse();
+
+        // When a reservation meets it
+        org.apache.seata.tm.api.GlobalTransaction tx = org.apache.seata.tm.api.GlobalTransactionContext.getCurrentOrCreate();
+        try {
+            tx.begin(60_000, "warm-up-it");
+            ResponseEntity<JsonNode> r = new InventoryClient(http).reserve(tx.getXid(), "order-" + UUID.randomUUID(), "u1",
+                    java.util.List.of(new InventoryClient.Item(sku, 2)));
+            tx.rollback();
+
+            // Then it was loaded with what MySQL had left, and reserved
+            assertThat(r.getStatusCode().value()).as("%s", r.getBody()).isEqualTo(201);
+            JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+            assertThat(stock.at("/redis/total").asLong()).isEqualTo(15);
+            assertThat(stock.at("/redis/sold").asLong()).isEqualTo(5);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            org.apache.seata.core.context.RootContext.unbind();
+        }
+    }
+}
