@@ -5,7 +5,11 @@ import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import io.github.flashstock.inventory.reservation.HeldTryGate;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -16,11 +20,21 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @AutoConfigureObservability(tracing = false)
 @DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA})
+@Import(InventoryITSupport.Gates.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN)
 public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";
+
+    /** Lets a test hold a Try between its branch registration and its script. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Gates {
+        @Bean
+        HeldTryGate heldTryGate() {
+            return new HeldTryGate();
+        }
+    }
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {

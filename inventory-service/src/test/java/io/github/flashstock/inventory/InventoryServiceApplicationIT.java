@@ -22,6 +22,16 @@ class InventoryServiceApplicationIT extends InventoryITSupport {
     }
 
     @Test
+    void describesItsApiWithOpenApi() {
+        ResponseEntity<String> docs = http.getForEntity("/v3/api-docs", String.class);
+        ResponseEntity<String> ui = http.getForEntity("/swagger-ui/index.html", String.class);
+
+        assertThat(docs.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(docs.getBody()).contains("/reservations", "/skus/{skuId}/stock", "/admin/skus/{skuId}");
+        assertThat(ui.getStatusCode()).isEqualTo(HttpStatus.OK);
+    }
+
+    @Test
     void exposesPrometheusMetrics() {
         ResponseEntity<String> metrics = http.getForEntity("/actuator/prometheus", String.class);
 

@@ -31,9 +31,11 @@ class StockReservationAction implements ReservationAction {
     private final StockCatalog catalog;
     private final InventorySettings settings;
     private final MeterRegistry meters;
+    private final TryGate gate;
 
     StockReservationAction(TryScript tryScript, ConfirmScript confirmScript, CancelScript cancelScript,
-                           SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters) {
+                           SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
+                           TryGate gate) {
         this.tryScript = tryScript;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -41,6 +43,7 @@ class StockReservationAction implements ReservationAction {
         this.catalog = catalog;
         this.settings = settings;
         this.meters = meters;
+        this.gate = gate;
     }
 
     @Override
@@ -52,6 +55,7 @@ class StockReservationAction implements ReservationAction {
         String outcome = "error";
         try (var ignored = logContext(context.getXid(), reservationId)) {
             List<StockLine> stockLines = ReservationLines.decode(lines);
+            gate.beforeScript(context.getXid(), reservationId);
             TryOutcome result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);
             if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
                 result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);

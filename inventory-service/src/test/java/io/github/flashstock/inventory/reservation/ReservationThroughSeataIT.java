@@ -116,6 +116,37 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(ledgerRows(tx.getXid(), "CONFIRMED")).isEqualTo(1);
     }
 
+    @Autowired
+    HeldTryGate gate;
+
+    @Test
+    void aTryOvertakenByItsCancelIsRefusedAndLocksNothing() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        String reservation = "order-" + UUID.randomUUID();
+        HeldTryGate.Hold hold = gate.hold(reservation);
+        GlobalTransaction tx = begin();
+        String xid = tx.getXid();
+
+        // Given a Try whose branch is registered at the TC but whose script has not run yet
+        java.util.concurrent.CompletableFuture<ResponseEntity<JsonNode>> late = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> inventory.reserve(xid, reservation, "alice", List.of(new InventoryClient.Item(sku, 3))));
+        assertThat(hold.entered().await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        // When the global transaction rolls back, so the TC delivers the Cancel first, and then the Try goes on
+        tx.rollback();
+        hold.release().countDown();
+        ResponseEntity<JsonNode> refused = late.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+        // Then the Try is refused and nothing is locked: no suspended reservation
+        assertThat(refused.getStatusCode().value()).as("%s", refused.getBody()).isEqualTo(409);
+        assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:reservation-cancelled");
+        assertThat(refused.getBody().path("skuId").asText()).isEqualTo(sku);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/sold").asLong()).isZero();
+        assertThat(stock.at("/redis/total").asLong()).isEqualTo(10);
+    }
+
     @Test
     void aRefusedTryLeavesNothingAndTheRollbackIsClean() throws Exception {
         String plenty = inventory.skuWith(10, null, 1);
