@@ -64,8 +64,25 @@ final class RedisClusterServer extends Server {
         Processes.await("cluster_state:ok on every Redis Cluster node", config.startTimeout(), this::healthy);
     }
 
+    /**
+     * Every node reports {@code cluster_state:ok} and knows all six nodes, and the replicas are attached: the
+     * state turns ok before {@code --cluster create} has made three of the nodes replicas.
+     */
     @Override
     boolean healthy() {
+        try {
+            Object nodes = Resp.call(config.clusterPorts().get(0), "CLUSTER", "NODES");
+            if (!(nodes instanceof String s)) {
+                return false;
+            }
+            long masters = s.lines().filter(l -> l.contains("master")).count();
+            long replicas = s.lines().filter(l -> l.contains("slave")).count();
+            if (masters != config.clusterPorts().size() / 2 || replicas != config.clusterPorts().size() / 2) {
+                return false;
+            }
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
         for (int port : config.clusterPorts()) {
             try {
                 Object info = Resp.call(port, "CLUSTER", "INFO");

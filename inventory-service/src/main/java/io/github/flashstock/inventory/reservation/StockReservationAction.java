@@ -32,10 +32,11 @@ class StockReservationAction implements ReservationAction {
     private final InventorySettings settings;
     private final MeterRegistry meters;
     private final TryGate gate;
+    private final SlotGroups slotGroups;
 
     StockReservationAction(TryScript tryScript, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
-                           TryGate gate) {
+                           TryGate gate, SlotGroups slotGroups) {
         this.tryScript = tryScript;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -44,6 +45,7 @@ class StockReservationAction implements ReservationAction {
         this.settings = settings;
         this.meters = meters;
         this.gate = gate;
+        this.slotGroups = slotGroups;
     }
 
     @Override
@@ -56,9 +58,17 @@ class StockReservationAction implements ReservationAction {
         try (var ignored = logContext(context.getXid(), reservationId)) {
             List<StockLine> stockLines = ReservationLines.decode(lines);
             gate.beforeScript(context.getXid(), reservationId);
-            TryOutcome result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);
-            if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
-                result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, stockLines);
+            // One script per slot group (one group on a standalone Redis). When a later group is refused, the
+            // earlier ones stay locked and the Try throws: the global rollback's Cancel releases them.
+            TryOutcome result = new TryOutcome.AlreadyReserved();
+            for (List<StockLine> group : slotGroups.of(stockLines)) {
+                TryOutcome groupResult = tryGroup(context, reservationId, userId, group);
+                if (!(groupResult instanceof TryOutcome.AlreadyReserved)) {
+                    result = groupResult;
+                }
+                if (!(groupResult instanceof TryOutcome.Reserved || groupResult instanceof TryOutcome.AlreadyReserved)) {
+                    break;
+                }
             }
             outcome = outcomeName(result);
             log.debug("try {}: {}", outcome, result);
@@ -70,6 +80,16 @@ class StockReservationAction implements ReservationAction {
             meters.counter("inventory.reservations", "outcome", outcome).increment();
             timing.stop(meters.timer("inventory.phase", "phase", "try"));
         }
+    }
+
+    /** One script; an unknown SKU is loaded from MySQL (once, single-flight) and the script retried once. */
+    private TryOutcome tryGroup(BusinessActionContext context, String reservationId, String userId,
+                                List<StockLine> group) {
+        TryOutcome result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, group);
+        if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
+            result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, group);
+        }
+        return result;
     }
 
     @Override
