@@ -61,4 +61,5 @@ end
 
 redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
+redis.call('SREM', stock .. ':open', fence)
 return {0, quantity}

@@ -46,4 +46,5 @@ local now = redis.call('TIME')
 redis.call('HSET', fence, 'state', 'CONFIRMED',
   'ended_at', tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
 redis.call('EXPIRE', fence, retention)
+redis.call('SREM', stock .. ':open', fence)
 return {0, quantity}

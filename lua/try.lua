@@ -6,6 +6,7 @@
 --             <KEYS[i]>:seg:<s>                 segment s (fields total, locked)
 --             <KEYS[i]>:tx:<xid>:<reservation>  fence record of this reservation on this SKU
 --             <KEYS[i]>:buyer:<user>            units the user holds (tried or confirmed, not cancelled)
+--             <KEYS[i]>:open                    set of the fence keys of open (TRIED) reservations
 --           The caller merges lines of the same SKU: a stock key appears at most once.
 -- ARGV[1]   xid (global transaction id)
 -- ARGV[2]   reservation id: the caller's idempotency key (e.g. the order id)
@@ -110,6 +111,7 @@ for _, p in ipairs(plans) do
   redis.call('HINCRBY', p.stock, 'locked', p.quantity)
   redis.call('HINCRBY', p.stock, 'sold', p.quantity)
   redis.call('INCRBY', p.buyer, p.quantity)
+  redis.call('SADD', p.stock .. ':open', p.fence)
   redis.call('HSET', p.fence, 'state', 'TRIED', 'quantity', p.quantity, 'alloc', table.concat(parts, ','),
     'branch', branch, 'user', user, 'tried_at', millis)
 end

@@ -6,6 +6,8 @@ import io.github.flashstock.inventory.stock.redis.InitOutcome;
 import io.github.flashstock.inventory.stock.redis.InitScript;
 import io.github.flashstock.inventory.stock.redis.RedisStock;
 import io.github.flashstock.inventory.stock.redis.RedisStockReader;
+import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
+import io.github.flashstock.inventory.stock.redis.ReloadScript;
 import io.github.flashstock.inventory.stock.redis.RestockOutcome;
 import io.github.flashstock.inventory.stock.redis.RestockScript;
 import java.time.Duration;
@@ -31,13 +33,16 @@ public class StockCatalog {
     private final InitScript init;
     private final RestockScript restock;
     private final RedisStockReader reader;
+    private final ReloadScript reload;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
-    public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader) {
+    public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
+                        ReloadScript reload) {
         this.skus = skus;
         this.init = init;
         this.restock = restock;
         this.reader = reader;
+        this.reload = reload;
     }
 
     /** What creating a SKU found. */
@@ -111,6 +116,33 @@ public class StockCatalog {
         } finally {
             loading.remove(skuId);
         }
+    }
+
+    /** What a rebuild found. */
+    public sealed interface Rebuild {
+        record Done(ReloadOutcome outcome) implements Rebuild {
+        }
+
+        record InProgress() implements Rebuild {
+        }
+
+        record Unknown() implements Rebuild {
+        }
+    }
+
+    /**
+     * Rebuilds the SKU's Redis state from MySQL plus the reservations open in Redis; single-flight across
+     * instances (a Redis lock per SKU).
+     */
+    public Rebuild rebuild(String skuId) {
+        SkuStockRow row = skus.find(skuId);
+        if (row == null) {
+            return new Rebuild.Unknown();
+        }
+        return reload.run(skuId, row.total(), row.sold(), row.locked(),
+                        row.perUserLimit() == null ? 0 : row.perUserLimit(), Duration.ofSeconds(30))
+                .<Rebuild>map(Rebuild.Done::new)
+                .orElseGet(Rebuild.InProgress::new);
     }
 
     /** Loads every SKU MySQL knows and Redis lacks. @return how many were loaded */

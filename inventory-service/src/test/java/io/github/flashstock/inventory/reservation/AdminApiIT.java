@@ -77,6 +77,27 @@ class AdminApiIT extends InventoryITSupport {
     }
 
     @Test
+    void reloadsASkuFromMySqlAndRefusesAConcurrentReload() {
+        String sku = new InventoryClient(http).skuWith(10, null, 1);
+        redis.opsForHash().put("inv:{" + sku + "}", "total", "999");
+
+        ResponseEntity<JsonNode> reloaded = admin(HttpMethod.POST, "/admin/skus/" + sku + "/reload", null, ADMIN_TOKEN);
+
+        assertThat(reloaded.getStatusCode().value()).as("%s", reloaded.getBody()).isEqualTo(200);
+        assertThat(reloaded.getBody().path("total").asLong()).isEqualTo(10);
+        assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/total").asLong()).isEqualTo(10);
+
+        redis.opsForValue().set("inv:{" + sku + "}:reload", "another-instance", java.time.Duration.ofSeconds(30));
+        ResponseEntity<JsonNode> busy = admin(HttpMethod.POST, "/admin/skus/" + sku + "/reload", null, ADMIN_TOKEN);
+        assertThat(busy.getStatusCode().value()).isEqualTo(409);
+        assertThat(busy.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:reload-in-progress");
+        redis.delete("inv:{" + sku + "}:reload");
+
+        assertThat(admin(HttpMethod.POST, "/admin/skus/no-such-" + UUID.randomUUID() + "/reload", null, ADMIN_TOKEN)
+                .getStatusCode().value()).isEqualTo(404);
+    }
+
+    @Test
     void rejectsInvalidAdminInput() {
         String sku = "sku-" + UUID.randomUUID();
         assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", -1), ADMIN_TOKEN)

@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.stock.web;
 
 import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -56,6 +57,39 @@ class AdminController {
                 yield ResponseEntity.status(HttpStatus.CONFLICT).body(p);
             }
         };
+    }
+
+    /**
+     * Rebuilds the SKU's Redis state from MySQL plus the reservations open in Redis. 200 with the new state;
+     * 409 {@code reload-in-progress} while another rebuild of the SKU runs; 409 {@code open-exceeds-stock} when
+     * the open reservations hold more than MySQL has on hand (nothing changed); 404 for an unknown SKU.
+     */
+    @PostMapping("/{skuId}/reload")
+    ResponseEntity<?> reload(@PathVariable @Pattern(regexp = SKU_ID) String skuId) {
+        StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
+        if (rebuild instanceof StockCatalog.Rebuild.Done done
+                && done.outcome() instanceof ReloadOutcome.Reloaded r) {
+            return ResponseEntity.ok(Map.of("skuId", skuId, "total", r.total(), "locked", r.locked(), "sold", r.sold(),
+                    "openReservations", r.openReservations()));
+        }
+        if (rebuild instanceof StockCatalog.Rebuild.Done done
+                && done.outcome() instanceof ReloadOutcome.OpenExceedsStock o) {
+            ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "open-exceeds-stock", "Open reservations exceed stock",
+                    "open reservations hold " + o.locked() + " units, MySQL has " + o.onHand() + " on hand");
+            p.setProperty("skuId", skuId);
+            p.setProperty("locked", o.locked());
+            p.setProperty("onHand", o.onHand());
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+        }
+        if (rebuild instanceof StockCatalog.Rebuild.InProgress) {
+            ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "reload-in-progress", "Reload in progress",
+                    "another rebuild of " + skuId + " is running");
+            p.setProperty("skuId", skuId);
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+        }
+        ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
+        p.setProperty("skuId", skuId);
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
     }
 
     /** Adds units; an {@code Idempotency-Key} header makes a retried request add them once. */

@@ -23,6 +23,7 @@ final class RedisScripts implements AutoCloseable {
     final InitScript init;
     final RestockScript restock;
     final ResegmentScript resegment;
+    final ReloadScript reload;
     final RedisStockReader reader;
 
     RedisScripts(Endpoints endpoints) {
@@ -36,6 +37,7 @@ final class RedisScripts implements AutoCloseable {
         init = new InitScript(redis);
         restock = new RestockScript(redis);
         resegment = new ResegmentScript(redis);
+        reload = new ReloadScript(redis);
         reader = new RedisStockReader(redis);
     }
 

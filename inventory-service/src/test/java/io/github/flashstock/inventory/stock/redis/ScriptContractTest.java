@@ -25,7 +25,9 @@ class ScriptContractTest {
             "cancel.lua, CANCELLED ALREADY_CANCELLED EMPTY_ROLLBACK CONFIRMED",
             "init.lua, CREATED EXISTS",
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
-            "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU"})
+            "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
+            "reload.lua, RELOADED OPEN_EXCEEDS",
+            "release.lua, RELEASED NOT_HELD"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -36,6 +38,8 @@ class ScriptContractTest {
             case "init.lua" -> InitOutcome.Code.values();
             case "restock.lua" -> RestockOutcome.Code.values();
             case "resegment.lua" -> ResegmentOutcome.Code.values();
+            case "reload.lua" -> ReloadOutcome.Code.values();
+            case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).hasSameSizeAs(decoder);
@@ -43,6 +47,9 @@ class ScriptContractTest {
             assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
         }
     }
+
+    /** {@link ReloadScript} runs release.lua without reading its reply; its two codes, for the header check. */
+    private enum Released { RELEASED, NOT_HELD }
 
     /** The codes listed in the header, checked to be numbered 0, 1, 2, ... */
     private static List<String> headerCodes(String script) throws IOException {
