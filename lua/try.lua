@@ -12,7 +12,8 @@
 -- ARGV[2]   reservation id: the caller's idempotency key (e.g. the order id)
 -- ARGV[3]   branch id
 -- ARGV[4]   user id
--- ARGV[4+i] quantity of line i, a positive integer
+-- ARGV[5]   now, in milliseconds since the epoch (the caller's clock; recorded as tried_at)
+-- ARGV[5+i] quantity of line i, a positive integer
 --
 -- Reply {code, line, a, b}; line is the 1-based index of the line that decided (0: the whole reservation).
 --   0 RESERVED            every line without a record is now locked
@@ -32,6 +33,7 @@ local xid = ARGV[1]
 local reservation = ARGV[2]
 local branch = ARGV[3]
 local user = ARGV[4]
+local now = ARGV[5]
 
 local function start_segment(count)
   if count <= 1 then
@@ -50,14 +52,14 @@ local plans = {}
 local pending = 0
 for i = 1, #KEYS do
   local stock = KEYS[i]
-  local quantity = tonumber(ARGV[4 + i])
+  local quantity = tonumber(ARGV[5 + i])
   local fence = stock .. ':tx:' .. xid .. ':' .. reservation
   local state = redis.call('HGET', fence, 'state')
   if state == 'CANCELLED' then
     return {4, i, 0, 0}
   end
   if not state then
-    local sku = redis.call('HMGET', stock, 'limit', 'segments')
+    local sku = redis.call('HMGET', stock, 'limit', 'segments', 'locked', 'sold')
     if not sku[2] then
       return {5, i, 0, 0}
     end
@@ -90,7 +92,8 @@ for i = 1, #KEYS do
         return {3, i, limit, held}
       end
     end
-    plans[#plans + 1] = {stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
+    plans[#plans + 1] = {stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc,
+      locked = tonumber(sku[3]), sold = tonumber(sku[4])}
     pending = pending + 1
   end
 end
@@ -99,20 +102,17 @@ if pending == 0 then
   return {1, 0, 0, 0}
 end
 
--- Phase 2: apply every planned line.
-local now = redis.call('TIME')
-local millis = tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+-- Phase 2: apply every planned line. (A stock key appears once, so the values read in phase 1 are current.)
 for _, p in ipairs(plans) do
   local parts = {}
   for _, a in ipairs(p.alloc) do
     redis.call('HINCRBY', p.stock .. ':seg:' .. a[1], 'locked', a[2])
     parts[#parts + 1] = a[1] .. ':' .. a[2]
   end
-  redis.call('HINCRBY', p.stock, 'locked', p.quantity)
-  redis.call('HINCRBY', p.stock, 'sold', p.quantity)
+  redis.call('HSET', p.stock, 'locked', p.locked + p.quantity, 'sold', p.sold + p.quantity)
   redis.call('INCRBY', p.buyer, p.quantity)
   redis.call('SADD', p.stock .. ':open', p.fence)
   redis.call('HSET', p.fence, 'state', 'TRIED', 'quantity', p.quantity, 'alloc', table.concat(parts, ','),
-    'branch', branch, 'user', user, 'tried_at', millis)
+    'branch', branch, 'user', user, 'tried_at', now)
 end
 return {0, 0, 0, 0}

@@ -156,7 +156,8 @@ public final class TryBenchmark {
         List<String> cmd = List.of("redis-benchmark", "-h", e.redisHost(), "-p", Integer.toString(e.redisPort()),
                 "--dbnum", Integer.toString(BENCH_DB), "-c", Integer.toString(CLIENTS), "-n", Integer.toString(requests),
                 "-r", "1000000000", "--csv",
-                "EVALSHA", sha, "1", "inv:{" + SKU + "}", "bx-__rand_int__", "br-__rand_int__", "1", "bu-__rand_int__", "1");
+                "EVALSHA", sha, "1", "inv:{" + SKU + "}", "bx-__rand_int__", "br-__rand_int__", "1", "bu-__rand_int__",
+                Long.toString(System.currentTimeMillis()), "1");
         String out = runProcess(cmd);
         // --csv: a header line, then "test","rps",...
         for (String l : out.lines().toList()) {

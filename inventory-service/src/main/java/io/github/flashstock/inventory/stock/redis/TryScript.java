@@ -30,11 +30,12 @@ public class TryScript {
             throw new IllegalArgumentException("a reservation needs at least one line");
         }
         List<String> keys = new ArrayList<>(lines.size());
-        List<String> args = new ArrayList<>(4 + lines.size());
+        List<String> args = new ArrayList<>(5 + lines.size());
         args.add(xid);
         args.add(reservationId);
         args.add(Long.toString(branchId));
         args.add(userId);
+        args.add(Long.toString(System.currentTimeMillis()));
         for (StockLine line : lines) {
             keys.add(StockKeys.stock(line.skuId()));
             args.add(Integer.toString(line.quantity()));
