@@ -48,8 +48,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ProblemDetail unknown(UnknownSku e) {
-        return with(Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", e.getMessage()),
-                Map.of("skuId", e.skuId()));
+        return Problems.unknownSku(e.skuId());
     }
 
     @ExceptionHandler
@@ -66,23 +65,15 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
-        List<String> errors = e.getBindingResult().getFieldErrors().stream()
-                .map(f -> f.getField() + ": " + f.getDefaultMessage()).sorted().toList();
-        ProblemDetail p = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                String.join("; ", errors));
-        p.setProperty("errors", errors);
-        return ResponseEntity.badRequest().body(p);
+        return invalidRequest(e.getBindingResult().getFieldErrors().stream()
+                .map(f -> f.getField() + ": " + f.getDefaultMessage()).sorted().toList());
     }
 
     @Override
     protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
                                                                             HttpHeaders headers, HttpStatusCode status,
                                                                             WebRequest request) {
-        List<String> errors = e.getAllErrors().stream().map(MessageSourceResolvable::getDefaultMessage).sorted().toList();
-        ProblemDetail p = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
-                String.join("; ", errors));
-        p.setProperty("errors", errors);
-        return ResponseEntity.badRequest().body(p);
+        return invalidRequest(e.getAllErrors().stream().map(MessageSourceResolvable::getDefaultMessage).sorted().toList());
     }
 
     @Override
@@ -91,6 +82,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                                                                   WebRequest request) {
         return ResponseEntity.badRequest().body(Problems.of(HttpStatus.BAD_REQUEST, "malformed-request",
                 "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
+    }
+
+    /** 400 {@code invalid-request} listing every violated constraint. */
+    private static ResponseEntity<Object> invalidRequest(List<String> errors) {
+        ProblemDetail p = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+                String.join("; ", errors));
+        p.setProperty("errors", errors);
+        return ResponseEntity.badRequest().body(p);
     }
 
     private static ProblemDetail with(ProblemDetail p, Map<String, Object> facts) {

@@ -87,9 +87,7 @@ class AdminController {
             p.setProperty("skuId", skuId);
             return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
         }
-        ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
-        p.setProperty("skuId", skuId);
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));
     }
 
     /** Adds units; an {@code Idempotency-Key} header makes a retried request add them once. */
@@ -100,10 +98,6 @@ class AdminController {
         String operation = key == null || key.isBlank() ? UUID.randomUUID().toString() : key;
         return catalog.restock(skuId, body.quantity(), operation)
                 .<ResponseEntity<?>>map(total -> ResponseEntity.ok(Map.of("skuId", skuId, "total", total)))
-                .orElseGet(() -> {
-                    ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
-                    p.setProperty("skuId", skuId);
-                    return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
-                });
+                .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
 }

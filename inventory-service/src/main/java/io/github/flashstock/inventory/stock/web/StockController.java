@@ -5,7 +5,6 @@ import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
 import io.github.flashstock.inventory.stock.redis.RedisStock;
 import java.util.List;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -41,10 +40,6 @@ class StockController {
                             r.limit(), r.segments(), r.segmentsView()),
                     m == null ? null : new MysqlSide(m.total(), m.sold(), m.locked(), m.available(), m.perUserLimit(),
                             m.version())));
-        }).orElseGet(() -> {
-            ProblemDetail p = Problems.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
-            p.setProperty("skuId", skuId);
-            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(p);
-        });
+        }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
 }
