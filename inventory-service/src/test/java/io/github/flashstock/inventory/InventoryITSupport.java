@@ -6,6 +6,7 @@ import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import io.github.flashstock.inventory.reservation.HeldTryGate;
+import io.github.flashstock.inventory.reservation.RecordedStockEvents;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -27,12 +28,17 @@ public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";
 
-    /** Lets a test hold a Try between its branch registration and its script. */
+    /** Lets a test hold a Try between its branch registration and its script, and see the stock events. */
     @TestConfiguration(proxyBeanMethods = false)
     static class Gates {
         @Bean
         HeldTryGate heldTryGate() {
             return new HeldTryGate();
+        }
+
+        @Bean
+        RecordedStockEvents recordedStockEvents() {
+            return new RecordedStockEvents();
         }
     }
 

@@ -4,6 +4,7 @@ import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.StockMoved;
 import io.github.flashstock.inventory.stock.redis.CancelScript;
 import io.github.flashstock.inventory.stock.redis.ConfirmScript;
 import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
@@ -11,12 +12,14 @@ import io.github.flashstock.inventory.stock.redis.TryOutcome;
 import io.github.flashstock.inventory.stock.redis.TryScript;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Instant;
 import java.util.List;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.apache.seata.rm.tcc.api.BusinessActionContextParameter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 @Component
@@ -33,10 +36,11 @@ class StockReservationAction implements ReservationAction {
     private final MeterRegistry meters;
     private final TryGate gate;
     private final SlotGroups slotGroups;
+    private final ApplicationEventPublisher events;
 
     StockReservationAction(TryScript tryScript, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
-                           TryGate gate, SlotGroups slotGroups) {
+                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events) {
         this.tryScript = tryScript;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -46,6 +50,7 @@ class StockReservationAction implements ReservationAction {
         this.meters = meters;
         this.gate = gate;
         this.slotGroups = slotGroups;
+        this.events = events;
     }
 
     @Override
@@ -72,7 +77,15 @@ class StockReservationAction implements ReservationAction {
             }
             outcome = outcomeName(result);
             log.debug("try {}: {}", outcome, result);
-            if (result instanceof TryOutcome.Reserved || result instanceof TryOutcome.AlreadyReserved) {
+            if (result instanceof TryOutcome.Reserved) {
+                Instant now = Instant.now();
+                for (StockLine line : stockLines) {
+                    events.publishEvent(new StockMoved.StockReserved(context.getXid(), reservationId,
+                            context.getBranchId(), line.skuId(), line.quantity(), userId, now));
+                }
+                return true;
+            }
+            if (result instanceof TryOutcome.AlreadyReserved) {
                 return true;
             }
             throw refusal(result);
@@ -121,6 +134,13 @@ class StockReservationAction implements ReservationAction {
                 if (outcome instanceof PhaseOutcome.Applied || outcome.quantity() > 0
                         && outcome instanceof PhaseOutcome.AlreadyApplied) {
                     record(phase, context, reservationId, line.skuId(), outcome.quantity());
+                    // also on a replay: a retry after a failed MySQL step must not lose the event (listeners
+                    // fold events idempotently)
+                    events.publishEvent(phase.equals("confirm")
+                            ? new StockMoved.StockConfirmed(xid, reservationId, context.getBranchId(),
+                                    line.skuId(), outcome.quantity(), Instant.now())
+                            : new StockMoved.StockReleased(xid, reservationId, context.getBranchId(),
+                                    line.skuId(), outcome.quantity(), Instant.now()));
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
                     if (phase.equals("confirm")) {
                         log.error("confirm found no reservation record for SKU {}: nothing was locked in Redis"

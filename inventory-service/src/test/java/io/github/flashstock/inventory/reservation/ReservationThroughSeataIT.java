@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.stock.StockMoved;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -30,6 +31,9 @@ class ReservationThroughSeataIT extends InventoryITSupport {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    RecordedStockEvents events;
 
     InventoryClient inventory;
 
@@ -72,6 +76,13 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
         assertThat(stock.at("/mysql/total").asLong() - stock.at("/mysql/sold").asLong()).isEqualTo(7);
         assertThat(ledgerRows(xid, "CONFIRMED")).isEqualTo(1);
+        // and each phase told its listeners
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.of(xid).size() == 2);
+        assertThat(events.of(xid)).satisfiesExactly(
+                e -> assertThat(e).isInstanceOfSatisfying(StockMoved.StockReserved.class,
+                        r -> assertThat(r.quantity()).isEqualTo(3)),
+                e -> assertThat(e).isInstanceOfSatisfying(StockMoved.StockConfirmed.class,
+                        c -> assertThat(c.skuId()).isEqualTo(sku)));
     }
 
     @Test
@@ -90,6 +101,7 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(stock.at("/redis/locked").asLong()).isZero();
         assertThat(stock.at("/redis/sold").asLong()).isZero();
         assertThat(stock.at("/mysql/sold").asLong()).isZero();
+        assertThat(events.of(xid)).hasSize(2).last().isInstanceOf(StockMoved.StockReleased.class);
         // the purchase count was given back: alice may buy her 2 again
         GlobalTransaction again = begin();
         assertThat(inventory.reserve(again.getXid(), "order-" + UUID.randomUUID(), "alice",
