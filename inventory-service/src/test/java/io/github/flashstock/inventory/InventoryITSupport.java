@@ -15,12 +15,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The whole inventory service on the devstack's Redis, MariaDB and Seata TC, on a random port. Every subclass
+ * The whole inventory service on the devstack's Redis, MariaDB, Seata TC and RocketMQ, on a random port. Every subclass
  * shares one Spring context (same configuration), so the service starts once per test run. Metrics export
  * stays on, as in production.
  */
 @AutoConfigureObservability(tracing = false)
-@DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA})
+@DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
 @Import(InventoryITSupport.Gates.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN)
@@ -51,5 +51,6 @@ public abstract class InventoryITSupport {
         registry.add("spring.datasource.username", () -> e.dbUser("inventory"));
         registry.add("spring.datasource.password", e::dbPassword);
         registry.add("seata.service.grouplist.default", e::seataAddress);
+        registry.add("rocketmq.name-server", e::namesrvAddress);
     }
 }

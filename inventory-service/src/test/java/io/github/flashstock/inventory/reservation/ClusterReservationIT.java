@@ -26,7 +26,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The service on the devstack's Redis Cluster: a Try spanning slots runs one script per slot group. */
-@DevStackTest({Component.REDIS_CLUSTER, Component.MARIADB, Component.SEATA})
+@DevStackTest({Component.REDIS_CLUSTER, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
 class ClusterReservationIT extends InventoryITSupport {
 
     @DynamicPropertySource

@@ -1,0 +1,17 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code inventory.events}.
+ *
+ * @param topic        RocketMQ topic of stock events
+ * @param bufferSize   events kept in memory while the broker cannot take them; beyond it new events are dropped
+ *                     (and counted): Redis and MySQL are already right, the reconciler reports what the ledger lacks
+ * @param inFlight     sends awaiting the broker's answer at once
+ * @param retryBackoff pause before a failed send is tried again
+ */
+@ConfigurationProperties("inventory.events")
+public record StockEventSettings(String topic, int bufferSize, int inFlight, Duration retryBackoff) {
+}

@@ -1,0 +1,118 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.rocketmq.spring.core.RocketMQTemplate;
+import org.apache.seata.core.context.RootContext;
+import org.apache.seata.tm.api.GlobalTransaction;
+import org.apache.seata.tm.api.GlobalTransactionContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Stock events through the devstack's real broker into the ledger. */
+class StockEventsIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    RocketMQTemplate rocketmq;
+
+    @Autowired
+    StockEventSettings settings;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @AfterEach
+    void unbind() {
+        RootContext.unbind();
+    }
+
+    private List<Map<String, Object>> ledger(String xid) {
+        return jdbc.queryForList("SELECT sku_id, quantity, state FROM stock_ledger WHERE xid = ?", xid);
+    }
+
+    @Test
+    void anOpenReservationReachesTheLedgerAsTriedAndEndsConfirmed() throws Exception {
+        String sku = "sku-" + UUID.randomUUID();
+        HttpHeaders admin = new HttpHeaders();
+        admin.setBearerAuth(ADMIN_TOKEN);
+        admin.setContentType(MediaType.APPLICATION_JSON);
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("total", 10), admin), String.class);
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "events-it");
+        String xid = tx.getXid();
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        headers.set("TX_XID", xid);
+        assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-1",
+                "userId", "u-1", "items", List.of(Map.of("skuId", sku, "quantity", 2))), headers), String.class)
+                .getStatusCode().value()).isEqualTo(201);
+
+        // The Try's event reaches the ledger while the reservation is open
+        await().atMost(Duration.ofSeconds(60)).until(() -> ledger(xid).size() == 1);
+        assertThat(ledger(xid)).singleElement().satisfies(row -> {
+            assertThat(row.get("state")).isEqualTo("TRIED");
+            assertThat(((Number) row.get("quantity")).longValue()).isEqualTo(2);
+        });
+
+        tx.commit();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> "CONFIRMED".equals(ledger(xid).get(0).get("state")));
+        assertThat(ledger(xid)).hasSize(1);
+        assertThat(jdbc.queryForObject("SELECT sold FROM sku_stock WHERE sku_id = ?", Long.class, sku)).isEqualTo(2);
+    }
+
+    @Test
+    void duplicateAndOutOfOrderEventsLeaveTheLedgerExactlyRight() {
+        // Two reservations as the fence allows them: each Tried, then either Confirmed or Cancelled, never both
+        String paid = "it-" + UUID.randomUUID();
+        String abandoned = "it-" + UUID.randomUUID();
+        String sku = "sku-" + UUID.randomUUID();
+        StockEventMessage paidTried = new StockEventMessage("TRIED", paid, "o-1", 7, sku, 3, "u-1", "REDIS", 1);
+        StockEventMessage paidConfirmed = new StockEventMessage("CONFIRMED", paid, "o-1", 7, sku, 3, null, "REDIS", 2);
+        StockEventMessage abandonedTried = new StockEventMessage("TRIED", abandoned, "o-2", 8, sku, 1, "u-2", "REDIS", 1);
+        StockEventMessage abandonedCancelled = new StockEventMessage("CANCELLED", abandoned, "o-2", 8, sku, 1, null,
+                "REDIS", 2);
+        double before = folded();
+
+        // When the end states overtake the Tries and everything arrives twice
+        for (StockEventMessage e : List.of(paidConfirmed, abandonedCancelled, paidTried, abandonedTried, paidConfirmed,
+                abandonedCancelled, paidTried, abandonedTried)) {
+            rocketmq.syncSend(settings.topic(), e);
+        }
+
+        // Then each reservation has one ledger row, in its end state, with its quantity
+        await().atMost(Duration.ofSeconds(60)).until(() -> folded() - before >= 8);
+        assertThat(ledger(paid)).singleElement().satisfies(row -> {
+            assertThat(row.get("state")).isEqualTo("CONFIRMED");
+            assertThat(((Number) row.get("quantity")).longValue()).isEqualTo(3);
+        });
+        assertThat(ledger(abandoned)).singleElement().satisfies(row -> {
+            assertThat(row.get("state")).isEqualTo("CANCELLED");
+            assertThat(((Number) row.get("quantity")).longValue()).isEqualTo(1);
+        });
+    }
+
+    private double folded() {
+        return meters.find("inventory.ledger.events").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+}
