@@ -66,6 +66,9 @@ final class RocketMqServer extends Server {
                 maxHashSlotNum=4000
                 maxIndexNum=1000
                 timerWheelEnable=false
+                # Consumer retries wait levels 3, 4, 5, ... of this table (stock RocketMQ: 10s 30s 1m ...). Short
+                # here, so that a message reaches its group's dead-letter queue within seconds in tests.
+                messageDelayLevel=1s 1s 1s 1s 2s 2s 3s 5s 10s 30s 1m 2m 3m 4m 5m 10m 20m 30m
                 fileReservedTime=24
                 diskMaxUsedSpaceRatio=95
                 """.formatted(namesrvAddress(), config.brokerPort(), config.brokerPort() + 1, dir(),

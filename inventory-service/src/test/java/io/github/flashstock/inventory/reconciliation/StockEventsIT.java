@@ -112,6 +112,20 @@ class StockEventsIT extends InventoryITSupport {
         });
     }
 
+    @Test
+    void aMessageThatKeepsFailingEndsInTheDeadLetterQueueAfterTheConfiguredRetries() {
+        double before = dlqDepth();
+
+        // a message the consumer can never read
+        rocketmq.syncSend(settings.topic(), "not a stock event " + UUID.randomUUID());
+
+        await().atMost(Duration.ofSeconds(90)).until(() -> dlqDepth() >= before + 1);
+    }
+
+    private double dlqDepth() {
+        return meters.get("inventory.ledger.dlq.depth").gauge().value();
+    }
+
     private double folded() {
         return meters.find("inventory.ledger.events").counters().stream().mapToDouble(c -> c.count()).sum();
     }
