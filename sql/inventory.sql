@@ -42,3 +42,18 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED')),
     CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- Every repair an operator ran (DESIGN.md 7: nothing repairs silently): what, on which SKU or reservation,
+-- what it found and did, and who asked.
+CREATE TABLE IF NOT EXISTS repair_audit (
+    id               BIGINT        NOT NULL AUTO_INCREMENT,
+    action           VARCHAR(32)   NOT NULL COMMENT 'REBUILD_SKU | RELEASE_RESERVATION',
+    sku_id           VARCHAR(64)   NOT NULL,
+    xid              VARCHAR(128)  NULL,
+    reservation_key  VARCHAR(128)  NULL,
+    detail           VARCHAR(2000) NOT NULL,
+    actor            VARCHAR(64)   NOT NULL,
+    created_at       TIMESTAMP(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (id),
+    KEY idx_repair_audit_sku (sku_id, created_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

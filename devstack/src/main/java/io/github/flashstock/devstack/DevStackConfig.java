@@ -83,7 +83,7 @@ public record DevStackConfig(
                 intValue(lookup, "devstack.rocketmq.namesrv-port", 19876),
                 intValue(lookup, "devstack.rocketmq.broker-port", 10911),
                 List.of(Optional.ofNullable(lookup.apply("devstack.rocketmq.topics"))
-                        .orElse("stock-events,devstack-selftest").split("\\s*,\\s*")),
+                        .orElse("stock-events,stock-reconciliation,devstack-selftest").split("\\s*,\\s*")),
                 Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }

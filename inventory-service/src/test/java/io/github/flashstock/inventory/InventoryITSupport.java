@@ -23,7 +23,11 @@ import org.springframework.test.context.DynamicPropertySource;
 @DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
 @Import(InventoryITSupport.Gates.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN)
+        properties = {"inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN,
+                "inventory.reconciliation.interval=1h",
+                "inventory.reconciliation.stale-after=2s",
+                "inventory.reconciliation.ledger-grace=1h",
+                "inventory.reconciliation.drift-recheck=200ms"})
 public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";
@@ -52,5 +56,6 @@ public abstract class InventoryITSupport {
         registry.add("spring.datasource.password", e::dbPassword);
         registry.add("seata.service.grouplist.default", e::seataAddress);
         registry.add("rocketmq.name-server", e::namesrvAddress);
+        registry.add("inventory.reconciliation.seata-console.url", e::seataConsoleUrl);
     }
 }

@@ -25,4 +25,8 @@ public interface StockLedgerMapper {
     @Select("SELECT state FROM stock_ledger WHERE xid = #{xid} AND reservation_key = #{reservationId} "
             + "AND sku_id = #{skuId}")
     String state(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId);
+
+    /** Units the ledger holds as CONFIRMED for this SKU: what MySQL's sold count must equal. */
+    @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")
+    long confirmedUnits(@Param("skuId") String skuId);
 }

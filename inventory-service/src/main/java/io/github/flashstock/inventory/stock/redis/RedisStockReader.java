@@ -46,6 +46,28 @@ public class RedisStockReader {
         return v == null ? 0 : Long.parseLong(v);
     }
 
+    /** A reservation still TRIED in Redis. */
+    public record OpenReservation(String skuId, String xid, String reservationId, long quantity, String userId,
+                                  long triedAtMillis) {
+    }
+
+    /** The reservations of this SKU that are still TRIED (from the SKU's open set, each checked in its record). */
+    public List<OpenReservation> openReservations(String skuId) {
+        String prefix = StockKeys.stock(skuId) + ":tx:";
+        List<OpenReservation> open = new ArrayList<>();
+        for (String fence : redis.opsForSet().members(StockKeys.stock(skuId) + ":open")) {
+            List<Object> f = redis.opsForHash().multiGet(fence, List.of("state", "quantity", "user", "tried_at"));
+            if (!"TRIED".equals(f.get(0)) || !fence.startsWith(prefix)) {
+                continue;
+            }
+            String rest = fence.substring(prefix.length());
+            int split = rest.lastIndexOf(':');
+            open.add(new OpenReservation(skuId, rest.substring(0, split), rest.substring(split + 1), num(f.get(1)),
+                    String.valueOf(f.get(2)), num(f.get(3))));
+        }
+        return open;
+    }
+
     private static long num(Object o) {
         return o == null ? 0 : Long.parseLong(String.valueOf(o));
     }

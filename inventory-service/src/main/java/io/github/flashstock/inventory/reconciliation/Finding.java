@@ -1,0 +1,20 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import java.util.Map;
+
+/** One disagreement a reconciliation run found, with the amounts that show it. */
+public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
+
+    public enum Kind {
+        /** Redis and MySQL disagree on the SKU's units on hand or sold (and still do after a recheck). */
+        REDIS_MYSQL_DRIFT,
+        /** MySQL knows the SKU, Redis does not (it is loaded on first use; reported, not repaired). */
+        REDIS_MISSING,
+        /** A reservation has been TRIED for longer than the threshold; facts include the TC's view. */
+        STALE_RESERVATION,
+        /** A TRIED reservation has no ledger row after the grace period. */
+        LEDGER_MISSING,
+        /** The ledger's confirmed units differ from MySQL's sold count. */
+        LEDGER_CONTRADICTS
+    }
+}

@@ -1,0 +1,170 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
+import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
+import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.redis.RedisStock;
+import io.github.flashstock.inventory.stock.redis.RedisStockReader;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.spring.core.RocketMQTemplate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+
+/**
+ * Compares, per SKU, Redis (total, locked, sold), MySQL's {@code sku_stock} and the ledger, and reports every
+ * disagreement; it never repairs (see {@link Repairs}). Runs on a schedule and on demand; the latest report is
+ * kept, published to RocketMQ and counted per finding kind.
+ */
+@Service
+public class Reconciler {
+
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+
+    private final SkuStockMapper skus;
+    private final StockLedgerMapper ledger;
+    private final RedisStockReader redis;
+    private final SeataTransactions transactions;
+    private final ReconciliationSettings settings;
+    private final ObjectProvider<RocketMQTemplate> rocketmq;
+    private final MeterRegistry meters;
+    private final AtomicReference<ReconciliationReport> latest = new AtomicReference<>();
+
+    Reconciler(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader redis, SeataTransactions transactions,
+               ReconciliationSettings settings, ObjectProvider<RocketMQTemplate> rocketmq, MeterRegistry meters) {
+        this.skus = skus;
+        this.ledger = ledger;
+        this.redis = redis;
+        this.transactions = transactions;
+        this.settings = settings;
+        this.rocketmq = rocketmq;
+        this.meters = meters;
+    }
+
+    @Scheduled(initialDelayString = "${inventory.reconciliation.interval}",
+            fixedDelayString = "${inventory.reconciliation.interval}")
+    void scheduled() {
+        try {
+            run();
+        } catch (RuntimeException e) {
+            log.warn("scheduled reconciliation failed: {}", e.toString());
+        }
+    }
+
+    public Optional<ReconciliationReport> latest() {
+        return Optional.ofNullable(latest.get());
+    }
+
+    /** One run over every SKU MySQL knows. */
+    public synchronized ReconciliationReport run() {
+        Instant started = Instant.now();
+        List<String> ids = skus.skuIds();
+        List<Finding> findings = new ArrayList<>();
+        for (String sku : ids) {
+            findings.addAll(check(sku));
+        }
+        ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, Instant.now(),
+                ids.size(), List.copyOf(findings));
+        latest.set(report);
+        findings.forEach(f -> meters.counter("inventory.reconciliation.findings", "kind", f.kind().name()).increment());
+        meters.counter("inventory.reconciliation.runs").increment();
+        RocketMQTemplate mq = rocketmq.getIfAvailable();
+        if (mq != null) {
+            try {
+                mq.syncSend(settings.reportTopic(), report);
+            } catch (RuntimeException e) {
+                log.warn("reconciliation report {} not published: {}", report.runId(), e.toString());
+            }
+        }
+        log.info("reconciliation {}: {} SKU(s), {} finding(s)", report.runId(), ids.size(), findings.size());
+        return report;
+    }
+
+    /** The findings for one SKU. */
+    List<Finding> check(String sku) {
+        List<Finding> findings = new ArrayList<>();
+        SkuStockRow row = skus.find(sku);
+        if (row == null) {
+            return findings;
+        }
+        Optional<Map<String, Object>> drift = drift(sku);
+        if (drift.isPresent()) {
+            pause(settings.driftRecheck());
+            Optional<Map<String, Object>> again = drift(sku);
+            if (again.isPresent() && again.equals(drift)) {
+                boolean missing = Boolean.TRUE.equals(again.get().get("redisMissing"));
+                findings.add(new Finding(missing ? Finding.Kind.REDIS_MISSING : Finding.Kind.REDIS_MYSQL_DRIFT, sku,
+                        again.get()));
+            }
+        }
+        long confirmed = ledger.confirmedUnits(sku);
+        SkuStockRow now = skus.find(sku);
+        if (confirmed != now.sold()) {
+            findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku,
+                    Map.of("ledgerConfirmed", confirmed, "mysqlSold", now.sold())));
+        }
+        long nowMillis = System.currentTimeMillis();
+        for (RedisStockReader.OpenReservation open : redis.openReservations(sku)) {
+            long age = nowMillis - open.triedAtMillis();
+            if (age >= settings.staleAfter().toMillis()) {
+                Map<String, Object> facts = new LinkedHashMap<>();
+                facts.put("xid", open.xid());
+                facts.put("reservationId", open.reservationId());
+                facts.put("quantity", open.quantity());
+                facts.put("ageSeconds", age / 1000);
+                facts.put("transactionStatus", transactions.status(open.xid()));
+                findings.add(new Finding(Finding.Kind.STALE_RESERVATION, sku, facts));
+            }
+            if (age >= settings.ledgerGrace().toMillis()
+                    && ledger.state(open.xid(), open.reservationId(), sku) == null) {
+                findings.add(new Finding(Finding.Kind.LEDGER_MISSING, sku,
+                        Map.of("xid", open.xid(), "reservationId", open.reservationId(), "quantity", open.quantity())));
+            }
+        }
+        return findings;
+    }
+
+    /**
+     * Redis against MySQL: Redis's total must be what MySQL has on hand for it ({@code total - sold - locked}),
+     * and Redis's confirmed units ({@code sold - locked}) must be MySQL's sold.
+     */
+    private Optional<Map<String, Object>> drift(String sku) {
+        SkuStockRow m = skus.find(sku);
+        Optional<RedisStock> r = redis.read(sku);
+        if (r.isEmpty()) {
+            return Optional.of(Map.of("redisMissing", true, "mysqlOnHand", m.available()));
+        }
+        long onHand = m.total() - m.sold() - m.locked();
+        long redisConfirmed = r.get().sold() - r.get().locked();
+        if (r.get().total() == onHand && redisConfirmed == m.sold()) {
+            return Optional.empty();
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("redisTotal", r.get().total());
+        facts.put("mysqlOnHand", onHand);
+        facts.put("totalDifference", r.get().total() - onHand);
+        facts.put("redisConfirmed", redisConfirmed);
+        facts.put("mysqlSold", m.sold());
+        facts.put("soldDifference", redisConfirmed - m.sold());
+        return Optional.of(facts);
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

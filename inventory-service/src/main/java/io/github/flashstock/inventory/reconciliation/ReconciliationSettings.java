@@ -1,0 +1,23 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings under {@code inventory.reconciliation}.
+ *
+ * @param interval     pause between scheduled runs
+ * @param staleAfter   a reservation still TRIED after this long is reported
+ * @param ledgerGrace  a TRIED reservation without a ledger row after this long is reported (events are async)
+ * @param driftRecheck drift must still be there this long after it was first seen (a Confirm between its Redis
+ *                     script and its MySQL transaction is not drift)
+ * @param reportTopic  RocketMQ topic each run's report is published to
+ * @param seataConsole where to ask the TC about a stale reservation's global transaction (blank: not asked)
+ */
+@ConfigurationProperties("inventory.reconciliation")
+public record ReconciliationSettings(Duration interval, Duration staleAfter, Duration ledgerGrace,
+                                     Duration driftRecheck, String reportTopic, SeataConsole seataConsole) {
+
+    public record SeataConsole(String url, String username, String password) {
+    }
+}

@@ -1,0 +1,72 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.stock.SalesRecord;
+import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.redis.CancelScript;
+import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Service;
+
+/** Explicit repairs of what a reconciliation reported; each one writes an audit entry. Nothing repairs silently. */
+@Service
+public class Repairs {
+
+    private final StockCatalog catalog;
+    private final CancelScript cancel;
+    private final SalesRecord sales;
+    private final SeataTransactions transactions;
+    private final RepairAuditMapper audit;
+    private final InventorySettings settings;
+
+    Repairs(StockCatalog catalog, CancelScript cancel, SalesRecord sales, SeataTransactions transactions,
+            RepairAuditMapper audit, InventorySettings settings) {
+        this.catalog = catalog;
+        this.cancel = cancel;
+        this.sales = sales;
+        this.transactions = transactions;
+        this.audit = audit;
+        this.settings = settings;
+    }
+
+    /** What a repair did, or why it did nothing. */
+    public record Result(boolean applied, String detail) {
+    }
+
+    /** Rebuilds the SKU's Redis state from MySQL plus its open reservations. */
+    public Result rebuildSku(String skuId, String actor) {
+        StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
+        boolean applied = rebuild instanceof StockCatalog.Rebuild.Done done
+                && done.outcome() instanceof io.github.flashstock.inventory.stock.redis.ReloadOutcome.Reloaded;
+        String detail = rebuild.toString();
+        if (applied) {
+            audit.record("REBUILD_SKU", skuId, null, null, detail, actor);
+        }
+        return new Result(applied, detail);
+    }
+
+    /**
+     * Releases a reservation still TRIED in Redis whose global transaction the TC no longer knows (finished, or
+     * never existed): the cancel script gives its units back, the ledger row is marked CANCELLED. Refused while
+     * the TC still holds the transaction: Seata will end it.
+     */
+    public Result releaseReservation(String skuId, String xid, String reservationId, String actor) {
+        String status = transactions.status(xid);
+        if (!"NOT_FOUND".equals(status)) {
+            return new Result(false, "the TC reports " + status + " for " + xid + ": left to Seata");
+        }
+        PhaseOutcome outcome = cancel.run(skuId, xid, reservationId, settings.fenceRetention());
+        if (!(outcome instanceof PhaseOutcome.Applied applied)) {
+            return new Result(false, "nothing open to release: " + outcome);
+        }
+        sales.cancelled(xid, reservationId, 0, skuId, applied.quantity());
+        String detail = "released " + applied.quantity() + " unit(s); TC: " + status;
+        audit.record("RELEASE_RESERVATION", skuId, xid, reservationId, detail, actor);
+        return new Result(true, detail);
+    }
+
+    public List<Map<String, Object>> auditOf(String skuId) {
+        return audit.of(skuId);
+    }
+}

@@ -1,0 +1,82 @@
+package io.github.flashstock.inventory.reconciliation.web;
+
+import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
+import io.github.flashstock.inventory.reconciliation.Reconciler;
+import io.github.flashstock.inventory.reconciliation.Repairs;
+import io.github.flashstock.inventory.stock.web.Problems;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Reconciliation runs and repairs; under {@code /admin}, so the admin token guards them. */
+@RestController
+@RequestMapping("/admin/reconciliation")
+class ReconciliationController {
+
+    private static final String ID = "[A-Za-z0-9._-]{1,64}";
+
+    private final Reconciler reconciler;
+    private final Repairs repairs;
+
+    ReconciliationController(Reconciler reconciler, Repairs repairs) {
+        this.reconciler = reconciler;
+        this.repairs = repairs;
+    }
+
+    /** Runs a reconciliation now: 201 with its report. */
+    @PostMapping("/runs")
+    ResponseEntity<ReconciliationReport> run() {
+        return ResponseEntity.status(HttpStatus.CREATED).body(reconciler.run());
+    }
+
+    @GetMapping("/runs/latest")
+    ResponseEntity<?> latest() {
+        return reconciler.latest().<ResponseEntity<?>>map(ResponseEntity::ok).orElseGet(() ->
+                ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.of(HttpStatus.NOT_FOUND, "no-run",
+                        "No reconciliation run yet", "no reconciliation has run since the service started")));
+    }
+
+    record Release(@NotBlank @Pattern(regexp = ID) String skuId, @NotBlank String xid,
+                   @NotBlank @Pattern(regexp = ID) String reservationId) {
+    }
+
+    /** Rebuilds a SKU's Redis state from MySQL plus its open reservations; audited. */
+    @PostMapping("/skus/{skuId}/rebuild")
+    ResponseEntity<?> rebuild(@PathVariable @Pattern(regexp = ID) String skuId,
+                              @RequestHeader(name = "X-Actor", defaultValue = "admin") String actor) {
+        return answer(repairs.rebuildSku(skuId, actor), "rebuild-refused");
+    }
+
+    /** Releases a stale reservation whose global transaction the TC no longer knows; audited. */
+    @PostMapping("/reservations/release")
+    ResponseEntity<?> release(@Valid @RequestBody Release body,
+                              @RequestHeader(name = "X-Actor", defaultValue = "admin") String actor) {
+        return answer(repairs.releaseReservation(body.skuId(), body.xid(), body.reservationId(), actor),
+                "release-refused");
+    }
+
+    @GetMapping("/skus/{skuId}/audit")
+    List<Map<String, Object>> audit(@PathVariable @Pattern(regexp = ID) String skuId) {
+        return repairs.auditOf(skuId);
+    }
+
+    private static ResponseEntity<?> answer(Repairs.Result result, String refusal) {
+        if (result.applied()) {
+            return ResponseEntity.ok(Map.of("applied", true, "detail", result.detail()));
+        }
+        ProblemDetail p = Problems.of(HttpStatus.CONFLICT, refusal, "Repair refused", result.detail());
+        return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+    }
+}

@@ -1,0 +1,171 @@
+package io.github.flashstock.inventory.reconciliation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.TryOutcome;
+import io.github.flashstock.inventory.stock.redis.TryScript;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.seata.core.context.RootContext;
+import org.apache.seata.tm.api.GlobalTransaction;
+import org.apache.seata.tm.api.GlobalTransactionContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Injected drift, found and explained by a run, then repaired by the explicit admin actions with an audit
+ * entry; a healthy SKU beside them is never reported.
+ */
+class ReconciliationIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    TryScript tryScript;
+
+    @AfterEach
+    void unbind() {
+        RootContext.unbind();
+    }
+
+    private HttpHeaders admin() {
+        HttpHeaders h = new HttpHeaders();
+        h.setBearerAuth(ADMIN_TOKEN);
+        h.setContentType(MediaType.APPLICATION_JSON);
+        return h;
+    }
+
+    private String sku(long total) {
+        String sku = "sku-" + UUID.randomUUID();
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("total", total), admin()), String.class);
+        return sku;
+    }
+
+    private JsonNode run() {
+        ResponseEntity<JsonNode> r = http.exchange("/admin/reconciliation/runs", HttpMethod.POST,
+                new HttpEntity<>(null, admin()), JsonNode.class);
+        assertThat(r.getStatusCode().value()).isEqualTo(201);
+        return r.getBody();
+    }
+
+    private static List<JsonNode> findingsOf(JsonNode report, String sku) {
+        return java.util.stream.StreamSupport.stream(report.path("findings").spliterator(), false)
+                .filter(f -> sku.equals(f.path("skuId").asText())).toList();
+    }
+
+    @Test
+    void reportsExactlyTheInjectedDriftAndTheRepairsRestoreAgreement() throws Exception {
+        // Given a healthy SKU with a real sale through the TC
+        String healthy = sku(10);
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "reconciliation-it");
+        HttpHeaders h = new HttpHeaders();
+        h.setContentType(MediaType.APPLICATION_JSON);
+        h.set("TX_XID", tx.getXid());
+        assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-1",
+                "userId", "u-1", "items", List.of(Map.of("skuId", healthy, "quantity", 2))), h), String.class)
+                .getStatusCode().value()).isEqualTo(201);
+        tx.commit();
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                http.getForObject("/skus/" + healthy + "/stock", JsonNode.class).at("/mysql/sold").asLong() == 2);
+
+        // and a SKU whose Redis hash was edited behind the service's back: 5 units appeared
+        String edited = sku(10);
+        redis.opsForHash().increment("inv:{" + edited + "}", "total", 5);
+        redis.opsForHash().increment("inv:{" + edited + "}", "stocked", 5);
+        redis.opsForHash().increment("inv:{" + edited + "}:seg:0", "total", 5);
+
+        // and a SKU with a reservation TRIED under a global transaction the TC never had
+        String stale = sku(10);
+        String ghostXid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
+        assertThat(tryScript.run(ghostXid, "ghost-1", 1, "u-9", List.of(new StockLine(stale, 3))))
+                .isEqualTo(new TryOutcome.Reserved());
+        Thread.sleep(2_100); // older than stale-after (2 s in tests)
+
+        // When reconciliation runs
+        JsonNode report = run();
+
+        // Then it reports exactly those two SKUs, with the right kind and amounts
+        assertThat(findingsOf(report, healthy)).isEmpty();
+        assertThat(findingsOf(report, edited)).singleElement().satisfies(f -> {
+            assertThat(f.path("kind").asText()).isEqualTo("REDIS_MYSQL_DRIFT");
+            assertThat(f.at("/facts/totalDifference").asLong()).isEqualTo(5);
+            assertThat(f.at("/facts/redisTotal").asLong()).isEqualTo(15);
+            assertThat(f.at("/facts/mysqlOnHand").asLong()).isEqualTo(10);
+        });
+        assertThat(findingsOf(report, stale)).singleElement().satisfies(f -> {
+            assertThat(f.path("kind").asText()).isEqualTo("STALE_RESERVATION");
+            assertThat(f.at("/facts/xid").asText()).isEqualTo(ghostXid);
+            assertThat(f.at("/facts/quantity").asLong()).isEqualTo(3);
+            assertThat(f.at("/facts/transactionStatus").asText()).isEqualTo("NOT_FOUND");
+        });
+        ResponseEntity<JsonNode> latest = http.exchange("/admin/reconciliation/runs/latest", HttpMethod.GET,
+                new HttpEntity<>(null, admin()), JsonNode.class);
+        assertThat(latest.getBody().path("runId").asText()).isEqualTo(report.path("runId").asText());
+
+        // When the explicit repairs run
+        assertThat(http.exchange("/admin/reconciliation/skus/" + edited + "/rebuild", HttpMethod.POST,
+                new HttpEntity<>(null, admin()), JsonNode.class).getStatusCode().value()).isEqualTo(200);
+        assertThat(http.exchange("/admin/reconciliation/reservations/release", HttpMethod.POST,
+                new HttpEntity<>(Map.of("skuId", stale, "xid", ghostXid, "reservationId", "ghost-1"), admin()),
+                JsonNode.class).getStatusCode().value()).isEqualTo(200);
+
+        // Then the next run finds nothing on them, Redis agrees with MySQL, and each repair left an audit entry
+        JsonNode after = run();
+        assertThat(findingsOf(after, edited)).isEmpty();
+        assertThat(findingsOf(after, stale)).isEmpty();
+        assertThat(http.getForObject("/skus/" + edited + "/stock", JsonNode.class).at("/redis/total").asLong()).isEqualTo(10);
+        assertThat(http.getForObject("/skus/" + stale + "/stock", JsonNode.class).at("/redis/locked").asLong()).isZero();
+        for (String[] expected : new String[][] {{edited, "REBUILD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
+            JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
+                    new HttpEntity<>(null, admin()), JsonNode.class).getBody();
+            assertThat(audit).hasSize(1);
+            assertThat(audit.get(0).path("action").asText()).isEqualTo(expected[1]);
+        }
+    }
+
+    @Test
+    void refusesToReleaseAReservationWhoseTransactionTheTcStillHolds() throws Exception {
+        String sku = sku(10);
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "reconciliation-it");
+        String xid = tx.getXid();
+        try {
+            HttpHeaders h = new HttpHeaders();
+            h.setContentType(MediaType.APPLICATION_JSON);
+            h.set("TX_XID", xid);
+            http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-2",
+                    "userId", "u-2", "items", List.of(Map.of("skuId", sku, "quantity", 1))), h), String.class);
+
+            ResponseEntity<JsonNode> refused = http.exchange("/admin/reconciliation/reservations/release",
+                    HttpMethod.POST, new HttpEntity<>(Map.of("skuId", sku, "xid", xid, "reservationId", "o-2"), admin()),
+                    JsonNode.class);
+
+            assertThat(refused.getStatusCode().value()).isEqualTo(409);
+            assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:release-refused");
+            assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/locked").asLong())
+                    .isEqualTo(1);
+        } finally {
+            tx.rollback();
+        }
+    }
+}
