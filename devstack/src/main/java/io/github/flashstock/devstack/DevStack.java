@@ -162,6 +162,24 @@ public final class DevStack {
         });
     }
 
+    /**
+     * Stops one server (for tests of an outage); {@code up} starts it again. @return true when it was running
+     */
+    public boolean stop(Component component) {
+        return withLock(() -> {
+            Server server = servers.get(component);
+            List<Long> live = server.livePids();
+            if (live.isEmpty()) {
+                return false;
+            }
+            Processes.stop(live, config.stopTimeout());
+            server.forgetPids();
+            Processes.await("the ports of " + component.cliName() + " to be released", config.stopTimeout(),
+                    () -> server.ports().stream().noneMatch(Processes::accepts));
+            return true;
+        });
+    }
+
     /** The status of every server, running or not. */
     public List<ServerStatus> status() {
         List<ServerStatus> result = new ArrayList<>();

@@ -38,6 +38,20 @@ public final class SharedStack {
         return stack.endpoints();
     }
 
+    /**
+     * Stops one server of the shared stack, runs {@code outage}, then brings the server back (even when the
+     * outage fails). For tests of what happens while a server is down.
+     */
+    public static synchronized void during(Component down, Runnable outage) {
+        ensure(java.util.EnumSet.of(down));
+        stack.stop(down);
+        try {
+            outage.run();
+        } finally {
+            stack.up(java.util.EnumSet.of(down));
+        }
+    }
+
     /** Endpoints of the stack, which must have been ensured (by {@link DevStackTest}) in this JVM. */
     public static synchronized Endpoints endpoints() {
         if (stack == null) {

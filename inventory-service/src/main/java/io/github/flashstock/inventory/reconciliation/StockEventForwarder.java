@@ -37,6 +37,13 @@ class StockEventForwarder implements SmartLifecycle, DisposableBean {
     private final Semaphore inFlight;
     private volatile Thread sender;
     private volatile boolean running;
+    private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.ScheduledExecutorService retries =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "stock-event-retry");
+                t.setDaemon(true);
+                return t;
+            });
 
     StockEventForwarder(RocketMQTemplate rocketmq, StockEventSettings settings, MeterRegistry meters) {
         this.rocketmq = rocketmq;
@@ -92,19 +99,22 @@ class StockEventForwarder implements SmartLifecycle, DisposableBean {
 
     private void failed(StockEventMessage event, Throwable e) {
         meters.counter("inventory.events", "result", "retried").increment();
-        log.debug("stock event send failed, will retry: {}", e.toString());
+        if (failures.getAndIncrement() % 100 == 0) {
+            log.warn("stock event send failed ({} so far), will retry: {}", failures.get(), e.toString());
+        }
         retryLater(event);
     }
 
+    /**
+     * Puts the event back in the queue after the backoff. Never sleeps on the calling thread: callbacks run on the
+     * client's async send executor, and blocking it would make every queued send time out.
+     */
     private void retryLater(StockEventMessage event) {
-        try {
-            Thread.sleep(settings.retryBackoff().toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!queue.offer(event)) {
-            meters.counter("inventory.events", "result", "dropped").increment();
-        }
+        retries.schedule(() -> {
+            if (!queue.offer(event)) {
+                meters.counter("inventory.events", "result", "dropped").increment();
+            }
+        }, settings.retryBackoff().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -136,5 +146,6 @@ class StockEventForwarder implements SmartLifecycle, DisposableBean {
     @Override
     public void destroy() {
         stop();
+        retries.shutdownNow();
     }
 }
