@@ -14,7 +14,10 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
         STALE_RESERVATION,
         /** A TRIED reservation has no ledger row after the grace period. */
         LEDGER_MISSING,
-        /** The ledger's confirmed units differ from MySQL's sold count. */
+        /**
+         * The ledger's confirmed units differ from MySQL's sold count, or the ledger says a reservation ended that
+         * Redis still holds as TRIED.
+         */
         LEDGER_CONTRADICTS
     }
 }

@@ -126,10 +126,14 @@ public class Reconciler {
                 facts.put("transactionStatus", transactions.status(open.xid()));
                 findings.add(new Finding(Finding.Kind.STALE_RESERVATION, sku, facts));
             }
-            if (age >= settings.ledgerGrace().toMillis()
-                    && ledger.state(open.xid(), open.reservationId(), sku) == null) {
+            String state = ledger.state(open.xid(), open.reservationId(), sku);
+            if (state == null && age >= settings.ledgerGrace().toMillis()) {
                 findings.add(new Finding(Finding.Kind.LEDGER_MISSING, sku,
                         Map.of("xid", open.xid(), "reservationId", open.reservationId(), "quantity", open.quantity())));
+            } else if (state != null && !state.equals("TRIED")) {
+                // Redis still holds the units of a reservation the ledger says has ended
+                findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku, Map.of("xid", open.xid(),
+                        "reservationId", open.reservationId(), "ledgerState", state, "redisState", "TRIED")));
             }
         }
         return findings;

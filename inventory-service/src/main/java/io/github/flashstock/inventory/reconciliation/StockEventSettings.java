@@ -11,7 +11,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                     (and counted): Redis and MySQL are already right, the reconciler reports what the ledger lacks
  * @param inFlight     sends awaiting the broker's answer at once
  * @param retryBackoff pause before a failed send is tried again
+ * @param maxRedeliveries failed deliveries the ledger consumer retries before a message goes to its DLQ
  */
 @ConfigurationProperties("inventory.events")
-public record StockEventSettings(String topic, int bufferSize, int inFlight, Duration retryBackoff) {
+public record StockEventSettings(String topic, int bufferSize, int inFlight, Duration retryBackoff,
+                                 int maxRedeliveries) {
 }

@@ -143,6 +143,28 @@ class ReconciliationIT extends InventoryITSupport {
         }
     }
 
+    @Autowired
+    org.springframework.jdbc.core.JdbcTemplate jdbc;
+
+    @Test
+    void reportsALedgerThatSaysAReservationEndedWhileRedisStillHoldsIt() {
+        String sku = sku(10);
+        String xid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
+        tryScript.run(xid, "r-1", 1, "u-1", List.of(new StockLine(sku, 2)));
+        jdbc.update("INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, backend) "
+                + "VALUES (?, 'r-1', ?, 2, 'CONFIRMED', 'REDIS')", xid, sku);
+
+        JsonNode report = run();
+
+        assertThat(findingsOf(report, sku)).extracting(f -> f.path("kind").asText())
+                .contains("LEDGER_CONTRADICTS");
+        assertThat(findingsOf(report, sku)).filteredOn(f -> f.path("kind").asText().equals("LEDGER_CONTRADICTS"))
+                .anySatisfy(f -> {
+                    assertThat(f.at("/facts/xid").asText()).isEqualTo(xid);
+                    assertThat(f.at("/facts/ledgerState").asText()).isEqualTo("CONFIRMED");
+                });
+    }
+
     @Test
     void refusesToReleaseAReservationWhoseTransactionTheTcStillHolds() throws Exception {
         String sku = sku(10);
