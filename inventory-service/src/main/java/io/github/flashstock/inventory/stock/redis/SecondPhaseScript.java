@@ -1,0 +1,30 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * What {@code lua/confirm.lua} and {@code lua/cancel.lua} share: one SKU of one reservation, driven by its fence
+ * record, the same arguments and the same reply shape ({@link PhaseOutcome}).
+ */
+abstract class SecondPhaseScript {
+
+    private final StringRedisTemplate redis;
+    private final RedisScript<List<Long>> script;
+    private final String name;
+
+    SecondPhaseScript(StringRedisTemplate redis, String name) {
+        this.redis = redis;
+        this.script = Scripts.load(name);
+        this.name = name;
+    }
+
+    /** @param retention how long the finished fence record (or a tombstone) is kept */
+    public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
+        List<Long> reply = redis.execute(script, List.of(StockKeys.stock(skuId)), xid, reservationId,
+                Long.toString(retention.toSeconds()));
+        return PhaseOutcome.decode(name, reply);
+    }
+}
