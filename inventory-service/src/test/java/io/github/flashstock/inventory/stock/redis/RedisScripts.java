@@ -3,7 +3,6 @@ package io.github.flashstock.inventory.stock.redis;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -56,11 +55,13 @@ final class RedisScripts implements AutoCloseable {
         return "127.0.0.1:8091:" + UUID.randomUUID();
     }
 
+    /** {@code lines(sku, 2, other, 1)}: SKU ids and quantities, in pairs. */
     static List<StockLine> lines(Object... skuAndQuantity) {
-        return Arrays.stream(skuAndQuantity).toList().isEmpty() ? List.of()
-                : java.util.stream.IntStream.range(0, skuAndQuantity.length / 2)
-                .mapToObj(i -> new StockLine((String) skuAndQuantity[2 * i], (Integer) skuAndQuantity[2 * i + 1]))
-                .toList();
+        List<StockLine> lines = new java.util.ArrayList<>();
+        for (int i = 0; i + 1 < skuAndQuantity.length; i += 2) {
+            lines.add(new StockLine((String) skuAndQuantity[i], (Integer) skuAndQuantity[i + 1]));
+        }
+        return lines;
     }
 
     RedisStock stock(String sku) {
