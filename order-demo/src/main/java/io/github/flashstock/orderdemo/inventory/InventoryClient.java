@@ -1,0 +1,85 @@
+package io.github.flashstock.orderdemo.inventory;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryRegistry;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Reserves stock in the inventory service as a branch of the global transaction bound to the calling thread.
+ * Connect and read timeouts are explicit ({@link InventoryClientSettings}); I/O failures and 5xx answers are retried
+ * (resilience4j retry {@code inventory}) with the <em>same</em> reservation id, which the inventory fence turns into a
+ * replay: one deduction however often the call is repeated.
+ */
+@Component
+public class InventoryClient {
+
+    private final RestClient rest;
+    private final Retry retry;
+    private final ObjectMapper json;
+
+    InventoryClient(RestClient.Builder inventoryRestClientBuilder, InventoryClientSettings settings,
+                    RetryRegistry retries, ObjectMapper json) {
+        this.rest = inventoryRestClientBuilder.baseUrl("http://" + settings.serviceId()).build();
+        this.retry = retries.retry("inventory");
+        this.json = json;
+    }
+
+    record ReservationRequest(String reservationId, String userId, List<ReservationItem> items) {
+    }
+
+    /**
+     * @param loseFirstAnswer test-only: treat the first successful answer as lost in transit, forcing a retry
+     * @throws InventoryRefused     the inventory service refused (4xx problem, kept as it came)
+     * @throws InventoryUnavailable it could not be reached or failed after the retries
+     */
+    public void reserve(String reservationId, String userId, List<ReservationItem> items, boolean loseFirstAnswer) {
+        ReservationRequest request = new ReservationRequest(reservationId, userId, items);
+        AtomicInteger calls = new AtomicInteger();
+        try {
+            retry.executeRunnable(() -> {
+                call(request);
+                if (loseFirstAnswer && calls.incrementAndGet() == 1) {
+                    throw new ResourceAccessException("injected: the answer of the first reservation call was lost");
+                }
+            });
+        } catch (ResourceAccessException e) {
+            throw new InventoryUnavailable("inventory service unreachable: " + e.getMessage(), e);
+        }
+    }
+
+    private void call(ReservationRequest request) {
+        rest.post().uri("/reservations")
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(request)
+                .retrieve()
+                .onStatus(status -> status.is4xxClientError(), (req, response) -> {
+                    throw new InventoryRefused(problem(response.getStatusCode().value(), response.getBody().readAllBytes()));
+                })
+                .onStatus(status -> status.is5xxServerError(), (req, response) -> {
+                    throw new InventoryUnavailable("inventory service answered " + response.getStatusCode(), null);
+                })
+                .toBodilessEntity();
+    }
+
+    private ProblemDetail problem(int status, byte[] body) {
+        try {
+            ProblemDetail problem = json.readValue(body, ProblemDetail.class);
+            if (problem.getStatus() == 0) {
+                problem.setStatus(status);
+            }
+            return problem;
+        } catch (IOException e) {
+            return ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(status),
+                    "inventory service answered " + status + " without a problem body");
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package io.github.flashstock.orderdemo.order;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/** One line of an order. */
+public record OrderItem(@NotBlank @Size(max = 64) String skuId, @Positive @Max(1000) int quantity) {
+}

@@ -1,0 +1,30 @@
+package io.github.flashstock.orderdemo.order;
+
+import java.util.List;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+@Mapper
+interface OrderMapper {
+
+    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'PENDING', #{xid})")
+    int insertPending(@Param("orderId") String orderId, @Param("userId") String userId, @Param("xid") String xid);
+
+    @Insert("INSERT INTO order_line (order_id, line_no, sku_id, quantity) "
+            + "VALUES (#{orderId}, #{lineNo}, #{skuId}, #{quantity})")
+    int insertLine(@Param("orderId") String orderId, @Param("lineNo") int lineNo, @Param("skuId") String skuId,
+                   @Param("quantity") int quantity);
+
+    /** Moves a PENDING order on; 0 rows when it is no longer PENDING (a replayed phase). */
+    @Update("UPDATE orders SET status = #{to} WHERE order_id = #{orderId} AND status = 'PENDING'")
+    int finish(@Param("orderId") String orderId, @Param("to") String to);
+
+    @Select("SELECT order_id, user_id, status, xid, created_at, updated_at FROM orders WHERE order_id = #{orderId}")
+    OrderRow find(@Param("orderId") String orderId);
+
+    @Select("SELECT sku_id, quantity FROM order_line WHERE order_id = #{orderId} ORDER BY line_no")
+    List<OrderItem> lines(@Param("orderId") String orderId);
+}

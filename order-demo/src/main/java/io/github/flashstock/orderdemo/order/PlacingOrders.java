@@ -1,0 +1,87 @@
+package io.github.flashstock.orderdemo.order;
+
+import io.github.flashstock.orderdemo.faults.Fault;
+import io.github.flashstock.orderdemo.faults.Faults;
+import io.github.flashstock.orderdemo.inventory.InventoryClient;
+import io.github.flashstock.orderdemo.inventory.ReservationItem;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.seata.core.context.RootContext;
+import org.apache.seata.spring.annotation.GlobalTransactional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * Places an order: one Seata global transaction with two branches, the order (TCC with Seata's fence, in this
+ * service's database) and the stock reservation (the inventory service's TCC branch, reached over HTTP with the XID
+ * in header {@code TX_XID}). Any exception rolls both back; returning normally commits both.
+ */
+@Service
+public class PlacingOrders {
+
+    private static final Logger log = LoggerFactory.getLogger(PlacingOrders.class);
+    /** Coordinator-side limit: a global transaction still open after this is rolled back. */
+    static final int TIMEOUT_MILLIS = 30_000;
+
+    private final OrderAction orderAction;
+    private final InventoryClient inventory;
+    private final OrderLimits limits;
+
+    PlacingOrders(OrderAction orderAction, InventoryClient inventory, OrderLimits limits) {
+        this.orderAction = orderAction;
+        this.inventory = inventory;
+        this.limits = limits;
+    }
+
+    /**
+     * Checks the order against the live limits, before any transaction is opened.
+     *
+     * @throws OrderLimitExceeded when it holds too many units
+     */
+    public void check(List<OrderItem> items) {
+        int units = items.stream().mapToInt(OrderItem::quantity).sum();
+        if (units > limits.getMaxUnitsPerOrder()) {
+            throw new OrderLimitExceeded(limits.getMaxUnitsPerOrder(), units);
+        }
+        if (items.size() > limits.getMaxLines()) {
+            throw new OrderLimitExceeded(limits.getMaxLines(), items.size());
+        }
+    }
+
+    /**
+     * @return the XID of the global transaction that placed the order (committed when this returns)
+     * @throws io.github.flashstock.orderdemo.inventory.InventoryRefused    stock refused; everything rolled back
+     * @throws io.github.flashstock.orderdemo.inventory.InventoryUnavailable inventory unreachable; rolled back
+     */
+    @GlobalTransactional(name = "place-order", timeoutMills = TIMEOUT_MILLIS)
+    public String place(String orderId, String userId, List<OrderItem> items, Fault fault) {
+        String xid = RootContext.getXID();
+        List<OrderItem> merged = merge(items);
+        orderAction.open(null, orderId, userId, merged);
+        inventory.reserve(orderId, userId,
+                merged.stream().map(i -> new ReservationItem(i.skuId(), i.quantity())).toList(),
+                fault.is(Fault.Kind.LOSE_FIRST_RESERVE_RESPONSE));
+        if (fault.is(Fault.Kind.FAIL_AFTER_RESERVE)) {
+            throw new Faults.InjectedFailure("injected failure after the inventory Try of order " + orderId);
+        }
+        if (fault.is(Fault.Kind.DELAY_AFTER_RESERVE)) {
+            log.warn("injected delay of {} after the inventory Try of order {} (xid {})", fault.delay(), orderId, xid);
+            try {
+                Thread.sleep(fault.delay().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Faults.InjectedFailure("interrupted during the injected delay");
+            }
+        }
+        return xid;
+    }
+
+    /** Lines for the same SKU become one, in first-seen order. */
+    static List<OrderItem> merge(List<OrderItem> items) {
+        Map<String, Integer> units = new LinkedHashMap<>();
+        items.forEach(i -> units.merge(i.skuId(), i.quantity(), Integer::sum));
+        return units.entrySet().stream().map(e -> new OrderItem(e.getKey(), e.getValue())).toList();
+    }
+}

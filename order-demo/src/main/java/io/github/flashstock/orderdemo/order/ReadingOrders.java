@@ -1,0 +1,24 @@
+package io.github.flashstock.orderdemo.order;
+
+import org.springframework.stereotype.Service;
+
+/** Reads orders as stored. */
+@Service
+public class ReadingOrders {
+
+    private final OrderMapper orders;
+
+    ReadingOrders(OrderMapper orders) {
+        this.orders = orders;
+    }
+
+    /** @throws UnknownOrder when there is none */
+    public Order find(String orderId) {
+        OrderRow row = orders.find(orderId);
+        if (row == null) {
+            throw new UnknownOrder(orderId);
+        }
+        return new Order(row.orderId(), row.userId(), OrderStatus.valueOf(row.status()), row.xid(),
+                orders.lines(orderId), row.createdAt(), row.updatedAt());
+    }
+}

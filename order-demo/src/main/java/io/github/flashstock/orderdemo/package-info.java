@@ -1,0 +1,2 @@
+/** The reference order service: places orders in Seata global transactions and reserves their stock over HTTP. */
+package io.github.flashstock.orderdemo;
