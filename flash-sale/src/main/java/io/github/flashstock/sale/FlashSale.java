@@ -1,0 +1,255 @@
+package io.github.flashstock.sale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a flash sale against order-demo (orders) and inventory-service (stock and admin), as buyers would: each
+ * order is one {@code POST /orders} from a bounded pool of clients. Then it reads back every order and both
+ * stores' view of every SKU, and reports.
+ */
+public final class FlashSale {
+
+    private static final String PROBLEM = "urn:flashstock:problem:";
+
+    private final String orderUrl;
+    private final String inventoryUrl;
+    private final String adminToken;
+    private final PrintStream progress;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(2))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
+        this.orderUrl = orderUrl;
+        this.inventoryUrl = inventoryUrl;
+        this.adminToken = adminToken;
+        this.progress = progress;
+    }
+
+    /** One buyer's order as planned. */
+    record Purchase(String userId, Map<String, Integer> units) {
+    }
+
+    /** What the buyer was told. */
+    record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos) {
+    }
+
+    public SaleReport run(SalePlan plan) {
+        for (SalePlan.SkuOnSale sku : plan.skus()) {
+            createSku(sku);
+        }
+        List<Purchase> purchases = purchases(plan);
+        ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
+        AtomicInteger done = new AtomicInteger();
+        AtomicInteger confirmed = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(plan.concurrency());
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+        long start = System.nanoTime();
+        ticker.scheduleAtFixedRate(() -> progress.printf("  %5d / %d orders answered, %d confirmed, %.0f orders/s%n",
+                        done.get(), purchases.size(), confirmed.get(),
+                        done.get() / Math.max(0.001, (System.nanoTime() - start) / 1e9)),
+                1, 1, TimeUnit.SECONDS);
+        try {
+            List<Future<?>> pending = new ArrayList<>();
+            for (Purchase purchase : purchases) {
+                pending.add(clients.submit(() -> {
+                    Answer answer = place(purchase);
+                    answers.add(answer);
+                    if (answer.status() == 201) {
+                        confirmed.incrementAndGet();
+                    }
+                    done.incrementAndGet();
+                }));
+            }
+            for (Future<?> f : pending) {
+                f.get();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the sale stopped: " + e.getMessage(), e);
+        } finally {
+            ticker.shutdownNow();
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        try {
+            return report(plan, List.copyOf(answers), elapsed, clients);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    static List<Purchase> purchases(SalePlan plan) {
+        Random random = new Random(plan.seed());
+        List<Purchase> purchases = new ArrayList<>();
+        String hot = plan.skus().get(0).skuId();
+        for (int i = 0; i < plan.buyers(); i++) {
+            String user = "buyer-" + random.nextInt(plan.distinctUsers());
+            Map<String, Integer> units = new TreeMap<>();
+            units.put(hot, 1 + random.nextInt(2));
+            if (plan.skus().size() > 1 && random.nextDouble() < plan.twoSkuShare()) {
+                units.put(plan.skus().get(1 + random.nextInt(plan.skus().size() - 1)).skuId(), 1);
+            }
+            purchases.add(new Purchase(user, units));
+        }
+        return purchases;
+    }
+
+    private void createSku(SalePlan.SkuOnSale sku) {
+        String body = "{\"total\":" + sku.units() + ",\"perUserLimit\":" + sku.perUserLimit() + ",\"segments\":"
+                + sku.segments() + "}";
+        HttpResponse<String> created = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + sku.skuId()))
+                .header("Authorization", "Bearer " + adminToken)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+        if (created.statusCode() / 100 != 2) {
+            throw new IllegalStateException("cannot create SKU " + sku.skuId() + ": " + created.statusCode() + " "
+                    + created.body());
+        }
+    }
+
+    private Answer place(Purchase purchase) {
+        StringBuilder items = new StringBuilder();
+        purchase.units().forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
+                .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
+        String body = "{\"userId\":\"" + purchase.userId() + "\",\"items\":[" + items + "]}";
+        long t0 = System.nanoTime();
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders"))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        long nanos = System.nanoTime() - t0;
+        JsonNode answer = parse(response.body());
+        String type = answer.path("type").asText("");
+        return new Answer(purchase, response.statusCode(), answer.path("orderId").asText(null),
+                type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, nanos);
+    }
+
+    private SaleReport report(SalePlan plan, List<Answer> answers, Duration elapsed, ExecutorService clients)
+            throws RuntimeException {
+        Map<String, Integer> refused = new TreeMap<>();
+        Map<String, Integer> errors = new TreeMap<>();
+        Map<String, Long> confirmedUnits = new TreeMap<>();
+        int confirmed = 0;
+        for (Answer a : answers) {
+            if (a.status() == 201) {
+                confirmed++;
+                a.purchase().units().forEach((sku, n) -> confirmedUnits.merge(sku, (long) n, Long::sum));
+            } else if (a.status() == 409) {
+                refused.merge(a.problemType(), 1, Integer::sum);
+            } else {
+                errors.merge(a.status() + " " + a.problemType(), 1, Integer::sum);
+            }
+        }
+        int mismatches = checkOrderStates(answers, clients);
+        List<SaleReport.SkuResult> skus = new ArrayList<>();
+        for (SalePlan.SkuOnSale sku : plan.skus()) {
+            JsonNode stock = stock(sku.skuId());
+            JsonNode redis = stock.path("redis");
+            JsonNode mysql = stock.path("mysql");
+            skus.add(new SaleReport.SkuResult(sku.skuId(), redis.path("stocked").asLong(), redis.path("sold").asLong(),
+                    mysql.path("sold").asLong(), redis.path("available").asLong(), redis.path("locked").asLong(),
+                    mysql.path("locked").asLong(), mysql.path("total").asLong(),
+                    confirmedUnits.getOrDefault(sku.skuId(), 0L)));
+        }
+        List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());
+        Collections.sort(latencies);
+        return new SaleReport(answers.size(), confirmed, refused, errors, skus, mismatches, elapsed,
+                percentile(latencies, 0.50), percentile(latencies, 0.95), percentile(latencies, 0.99));
+    }
+
+    /** Reads every order back: 201 answers must be CONFIRMED, refusals CANCELLED. Returns how many are not. */
+    private int checkOrderStates(List<Answer> answers, ExecutorService clients) {
+        AtomicInteger mismatches = new AtomicInteger();
+        List<Future<?>> reads = new ArrayList<>();
+        for (Answer a : answers) {
+            if (a.orderId() == null || (a.status() != 201 && a.status() != 409)) {
+                continue;
+            }
+            String expected = a.status() == 201 ? "CONFIRMED" : "CANCELLED";
+            reads.add(clients.submit(() -> {
+                HttpResponse<String> order = send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders/" + a.orderId()))
+                        .GET().build());
+                String status = parse(order.body()).path("status").asText();
+                if (!expected.equals(status)) {
+                    mismatches.incrementAndGet();
+                    progress.printf("order %s: answered %d, but its status is %s%n", a.orderId(), a.status(), status);
+                }
+            }));
+        }
+        for (Future<?> f : reads) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the orders back: " + e.getMessage(), e);
+            }
+        }
+        return mismatches.get();
+    }
+
+    private JsonNode stock(String skuId) {
+        HttpResponse<String> stock = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock"))
+                .GET().build());
+        if (stock.statusCode() != 200) {
+            throw new IllegalStateException("cannot read the stock of " + skuId + ": " + stock.statusCode());
+        }
+        return parse(stock.body());
+    }
+
+    static Duration percentile(List<Long> sortedNanos, double p) {
+        if (sortedNanos.isEmpty()) {
+            return Duration.ZERO;
+        }
+        int index = (int) Math.ceil(p * sortedNanos.size()) - 1;
+        return Duration.ofNanos(sortedNanos.get(Math.max(0, Math.min(sortedNanos.size() - 1, index))));
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode parse(String body) {
+        try {
+            return json.readTree(body == null || body.isEmpty() ? "{}" : body);
+        } catch (IOException e) {
+            return json.createObjectNode();
+        }
+    }
+}

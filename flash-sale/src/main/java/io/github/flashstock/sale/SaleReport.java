@@ -1,0 +1,90 @@
+package io.github.flashstock.sale;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a flash sale did, and whether the books balance. Every check is computed from what the services answered,
+ * never assumed: units sold against units stocked, Redis against MySQL, the units of the confirmed orders against
+ * the units sold, and each order's final status against the answer its buyer got.
+ */
+public record SaleReport(int orders, int confirmed, Map<String, Integer> refusedByReason,
+                         Map<String, Integer> errorsByKind, List<SkuResult> skus, int statusMismatches,
+                         Duration elapsed, Duration p50, Duration p95, Duration p99) {
+
+    /** One SKU after the sale. {@code redis*} and {@code mysql*} are the two stores' own views. */
+    public record SkuResult(String skuId, long stocked, long soldRedis, long soldMysql, long remainingRedis,
+                            long lockedRedis, long lockedMysql, long totalMysql, long unitsInConfirmedOrders) {
+
+        public long oversold() {
+            return Math.max(0, Math.max(soldRedis, soldMysql) - stocked);
+        }
+
+        /** Both stores tell the same story, and nothing is left locked. */
+        public boolean storesAgree() {
+            return soldRedis == soldMysql && lockedRedis == 0 && lockedMysql == 0
+                    && remainingRedis + soldRedis == stocked && totalMysql == stocked;
+        }
+
+        /** Every sold unit belongs to a confirmed order and every confirmed unit is sold. */
+        public boolean unitsAccounted() {
+            return unitsInConfirmedOrders == soldRedis;
+        }
+    }
+
+    public int refused() {
+        return refusedByReason.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public int errors() {
+        return errorsByKind.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public long oversold() {
+        return skus.stream().mapToLong(SkuResult::oversold).sum();
+    }
+
+    public double ordersPerSecond() {
+        return orders / Math.max(0.001, elapsed.toNanos() / 1e9);
+    }
+
+    /** No unit oversold, the stores agree, every unit accounted for, every order in the state its answer said. */
+    public boolean balanced() {
+        return oversold() == 0 && statusMismatches == 0
+                && skus.stream().allMatch(s -> s.storesAgree() && s.unitsAccounted());
+    }
+
+    public void print(PrintStream out) {
+        out.println();
+        out.println("== Flash sale report ==");
+        out.printf("orders placed      %d in %.1f s (%.0f orders/s)%n", orders, elapsed.toMillis() / 1000.0,
+                ordersPerSecond());
+        out.printf("  confirmed        %d%n", confirmed);
+        out.printf("  refused          %d%n", refused());
+        refusedByReason.forEach((reason, n) -> out.printf("    %-28s %d%n", reason, n));
+        out.printf("  errors           %d%n", errors());
+        errorsByKind.forEach((kind, n) -> out.printf("    %-28s %d%n", kind, n));
+        out.printf("latency            p50 %d ms, p95 %d ms, p99 %d ms%n", p50.toMillis(), p95.toMillis(),
+                p99.toMillis());
+        out.println();
+        out.printf("%-22s %8s %8s %8s %10s %8s %10s %9s%n", "SKU", "stocked", "sold", "remain", "sold MySQL",
+                "locked", "in orders", "oversold");
+        for (SkuResult s : skus) {
+            out.printf("%-22s %8d %8d %8d %10d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(),
+                    s.remainingRedis(), s.soldMysql(), s.lockedRedis() + s.lockedMysql(), s.unitsInConfirmedOrders(),
+                    s.oversold());
+        }
+        out.println();
+        out.printf("oversold units: %d (checked: sold <= stocked in Redis and in MySQL)%n", oversold());
+        out.printf("Redis vs MySQL: %s%n", skus.stream().allMatch(SkuResult::storesAgree)
+                ? "equal (sold, locked, remaining + sold = stocked)" : "DIFFERENT");
+        out.printf("orders vs stock: %s%n", skus.stream().allMatch(SkuResult::unitsAccounted)
+                ? "units of the confirmed orders = units sold" : "DIFFERENT");
+        out.printf("order states:   %s%n", statusMismatches == 0
+                ? "every confirmed order CONFIRMED, every refused one CANCELLED"
+                : statusMismatches + " order(s) not in the state their answer promised");
+        out.println(balanced() ? "RESULT: balanced" : "RESULT: NOT balanced");
+    }
+}

@@ -1,0 +1,159 @@
+package io.github.flashstock.sale;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Spring Boot service run from its jar in a JVM of its own, on 127.0.0.1, logging to a file. Ready once
+ * {@code /actuator/health} answers UP. Stopped by its PID (the one this object started, never another).
+ */
+public final class ServiceProcess {
+
+    private final String name;
+    private final Path jar;
+    private final int port;
+    private final List<String> args;
+    private final Map<String, String> env;
+    private final Path log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process process;
+
+    public ServiceProcess(String name, Path jar, int port, List<String> args, Map<String, String> env, Path log) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(name + ": no jar at " + jar + " (build it first: ./mvnw -DskipTests install)");
+        }
+        this.name = name;
+        this.jar = jar;
+        this.port = port;
+        this.args = List.copyOf(args);
+        this.env = Map.copyOf(env);
+        this.log = log;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public synchronized long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    /** Launches the JVM without waiting for it; see {@link #awaitReady(Duration)}. */
+    public synchronized void launch() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(name + " already runs as PID " + process.pid());
+        }
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Duser.home=" + log.getParent(), "-jar", jar.toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectErrorStream(true);
+        builder.environment().putAll(env);
+        try {
+            Files.createDirectories(log.getParent());
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** Waits until the service reports UP; fails early, naming the log, when its JVM exits. */
+    public void awaitReady(Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            Process p;
+            synchronized (this) {
+                p = process;
+            }
+            if (p == null || !p.isAlive()) {
+                throw new IllegalStateException(name + " exited during start; see " + log);
+            }
+            if (healthy()) {
+                return;
+            }
+            sleep(Duration.ofMillis(300));
+        }
+        throw new IllegalStateException(name + " not ready after " + timeout + "; see " + log);
+    }
+
+    /** Launches and waits for readiness. */
+    public void start(Duration timeout) {
+        launch();
+        awaitReady(timeout);
+    }
+
+    boolean healthy() {
+        try {
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url() + "/actuator/health"))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return health.statusCode() == 200 && health.body().startsWith("{\"status\":\"UP\"");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Asks the JVM to shut down (SIGTERM) and waits; kills it when it does not end in time. */
+    public synchronized void stop(Duration grace) {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    /** Ends the JVM at once (SIGKILL), as a crash or a pulled plug would: no shutdown hook runs. */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        try {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
