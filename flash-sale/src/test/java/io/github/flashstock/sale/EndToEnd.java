@@ -1,0 +1,75 @@
+package io.github.flashstock.sale;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.junit.SharedStack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * Both services, started once per test JVM from the jars this build made, on free ports, against the shared
+ * devstack; stopped (by PID) when the JVM ends. order-demo runs with the {@code faults} profile and reads its
+ * configuration from a folder of its own ({@link #orderConfig()}), so a test can change it and refresh.
+ */
+final class EndToEnd {
+
+    private static Services services;
+    private static Path configDir;
+
+    private EndToEnd() {
+    }
+
+    static synchronized Services services() {
+        if (services == null) {
+            Endpoints stack = SharedStack.ensure(Component.defaults());
+            try {
+                configDir = Files.createTempDirectory("flashstock-config");
+                Path root = Path.of(System.getProperty("devstack.root", "..")).toAbsolutePath().normalize();
+                Files.copy(root.resolve("nacos-config/order-demo.yaml"), configDir.resolve("order-demo.yaml"));
+                Files.copy(root.resolve("nacos-config/inventory-service.yaml"),
+                        configDir.resolve("inventory-service.yaml"));
+                String source = "--flashstock.config.source=file:" + configDir + "/";
+                Services.Settings settings = Services.Settings.of(root, freePort(), freePort(),
+                                "e2e-" + UUID.randomUUID(), root.resolve(".devstack/logs/e2e"))
+                        .withInventoryArgs(source)
+                        .withOrderArgs(source, "--spring.profiles.active=faults");
+                String inventoryJar = System.getProperty("flashstock.inventory.jar");
+                String orderJar = System.getProperty("flashstock.order.jar");
+                if (inventoryJar != null) {
+                    settings = settings.withInventoryJar(Path.of(inventoryJar));
+                }
+                if (orderJar != null) {
+                    settings = settings.withOrderJar(Path.of(orderJar));
+                }
+                services = Services.start(stack, settings, Duration.ofMinutes(3));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Services started = services;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "e2e-services-stop"));
+        }
+        return services;
+    }
+
+    /** The file order-demo imports its settings from (dataId order-demo.yaml). */
+    static Path orderConfig() {
+        services();
+        return configDir.resolve("order-demo.yaml");
+    }
+
+    static Http http() {
+        Services s = services();
+        return new Http(s.order().url(), s.inventory().url(), s.adminToken());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.github.flashstock.sale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The calls the end-to-end tests make: orders on order-demo, stock and admin on inventory-service. */
+final class Http {
+
+    record Reply(int status, JsonNode body) {
+        String type() {
+            return body.path("type").asText();
+        }
+    }
+
+    private final String orderUrl;
+    private final String inventoryUrl;
+    private final String adminToken;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    Http(String orderUrl, String inventoryUrl, String adminToken) {
+        this.orderUrl = orderUrl;
+        this.inventoryUrl = inventoryUrl;
+        this.adminToken = adminToken;
+    }
+
+    Reply createSku(String skuId, int units, int perUserLimit) {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + skuId))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"total\":" + units + ",\"perUserLimit\":" + perUserLimit
+                        + ",\"segments\":1}")));
+    }
+
+    Reply placeOrder(String body) {
+        return placeOrder(body, null);
+    }
+
+    Reply placeOrder(String body, String fault) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderUrl + "/orders"))
+                .timeout(Duration.ofSeconds(90))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (fault != null) {
+            request.header("X-Flashstock-Fault", fault);
+        }
+        return send(request);
+    }
+
+    static String order(String userId, String skuId, int quantity) {
+        return "{\"userId\":\"" + userId + "\",\"items\":[{\"skuId\":\"" + skuId + "\",\"quantity\":" + quantity + "}]}";
+    }
+
+    Reply order(String orderId) {
+        return send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders/" + orderId)).GET());
+    }
+
+    /** {@code GET /skus/{id}/stock}: the Redis view under {@code redis}, the MySQL view under {@code mysql}. */
+    JsonNode stock(String skuId) {
+        Reply reply = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock")).GET());
+        if (reply.status() != 200) {
+            throw new IllegalStateException("stock of " + skuId + ": " + reply.status() + " " + reply.body());
+        }
+        return reply.body();
+    }
+
+    Reply refreshOrderConfig() {
+        return send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/refresh"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** A counter or gauge of order-demo's actuator metrics, 0 when it has not been registered yet. */
+    double orderMetric(String name, String tag) {
+        Reply reply = send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/metrics/" + name + "?tag=" + tag))
+                .GET());
+        return reply.status() == 200 ? reply.body().path("measurements").path(0).path("value").asDouble() : 0;
+    }
+
+    private Reply send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            String body = response.body();
+            return new Reply(response.statusCode(), json.readTree(body == null || body.isBlank() ? "{}" : body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.github.flashstock.sale;
+
+import static io.github.flashstock.sale.Http.order;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Orders through order-demo, stock through inventory-service, both branches coordinated by the devstack's TC. */
+class OrderTransactionsIT {
+
+    private final Http http = EndToEnd.http();
+
+    private static String sku() {
+        return "e2e-" + UUID.randomUUID().toString().substring(0, 12);
+    }
+
+    @Test
+    void commitConfirmsTheOrderAndSellsItsUnitsOnceInRedisAndMysql() {
+        String sku = sku();
+        http.createSku(sku, 10, 5);
+
+        Http.Reply placed = http.placeOrder(order("alice", sku, 2));
+
+        assertThat(placed.status()).isEqualTo(201);
+        assertThat(placed.body().path("status").asText()).isEqualTo("CONFIRMED");
+        assertThat(placed.body().path("xid").asText()).isNotBlank();
+        assertThat(http.order(placed.body().path("orderId").asText()).body().path("status").asText())
+                .isEqualTo("CONFIRMED");
+        assertStock(sku, 2, 8);
+    }
+
+    @Test
+    void insufficientStockComesBackAsTheSameProblemAndCancelsTheOrder() {
+        String sku = sku();
+        http.createSku(sku, 1, 5);
+
+        Http.Reply refused = http.placeOrder(order("bob", sku, 2));
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.type()).isEqualTo("urn:flashstock:problem:insufficient-stock");
+        assertThat(refused.body().path("skuId").asText()).isEqualTo(sku);
+        assertThat(refused.body().path("requested").asInt()).isEqualTo(2);
+        assertThat(refused.body().path("available").asInt()).isEqualTo(1);
+        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+                .isEqualTo("CANCELLED");
+        assertStock(sku, 0, 1);
+    }
+
+    @Test
+    void purchaseLimitComesBackAsTheSameProblemAndCancelsTheOrder() {
+        String sku = sku();
+        http.createSku(sku, 10, 1);
+        assertThat(http.placeOrder(order("carol", sku, 1)).status()).isEqualTo(201);
+
+        Http.Reply refused = http.placeOrder(order("carol", sku, 1));
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.type()).isEqualTo("urn:flashstock:problem:purchase-limit-exceeded");
+        assertThat(refused.body().path("limit").asInt()).isEqualTo(1);
+        assertThat(refused.body().path("alreadyBought").asInt()).isEqualTo(1);
+        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+                .isEqualTo("CANCELLED");
+        assertStock(sku, 1, 9);
+    }
+
+    @Test
+    void unknownSkuComesBackAs404AndCancelsTheOrder() {
+        Http.Reply refused = http.placeOrder(order("dave", sku(), 1));
+
+        assertThat(refused.status()).isEqualTo(404);
+        assertThat(refused.type()).isEqualTo("urn:flashstock:problem:unknown-sku");
+        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+                .isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void failureAfterTheInventoryTryRollsBackAndInventoryCancelRestoresTheStock() {
+        String sku = sku();
+        http.createSku(sku, 5, 5);
+
+        Http.Reply failed = http.placeOrder(order("erin", sku, 3), "fail-after-reserve");
+
+        assertThat(failed.status()).isEqualTo(500);
+        assertThat(failed.type()).isEqualTo("urn:flashstock:problem:injected-failure");
+        assertThat(http.order(failed.body().path("orderId").asText()).body().path("status").asText())
+                .isEqualTo("CANCELLED");
+        assertStock(sku, 0, 5);
+    }
+
+    @Test
+    void reservationCallRetriedInsideOneGlobalTransactionDeductsOnce() {
+        String sku = sku();
+        http.createSku(sku, 10, 5);
+        double retriedBefore = http.orderMetric("resilience4j.retry.calls", "kind:successful_with_retry");
+
+        Http.Reply placed = http.placeOrder(order("frank", sku, 2), "lose-first-reserve-response");
+
+        assertThat(placed.status()).isEqualTo(201);
+        assertThat(http.orderMetric("resilience4j.retry.calls", "kind:successful_with_retry"))
+                .as("the reservation call was made twice").isEqualTo(retriedBefore + 1);
+        assertStock(sku, 2, 8);
+    }
+
+    @Test
+    void badInputIsAProblemAndReservesNothing() {
+        String sku = sku();
+        http.createSku(sku, 10, 5);
+        List<String> bodies = List.of(
+                "{\"userId\":\"gina\",\"items\":[]}",
+                "{\"userId\":\"\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":0}]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":-2}]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":99999999999}]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]",
+                "not json");
+
+        for (String body : bodies) {
+            Http.Reply reply = http.placeOrder(body);
+            assertThat(reply.status()).as(body).isEqualTo(400);
+            assertThat(reply.type()).as(body).isEqualTo("urn:flashstock:problem:invalid-request");
+        }
+        Http.Reply unknownFault = http.placeOrder(order("gina", sku, 1), "explode-now");
+        assertThat(unknownFault.status()).isEqualTo(400);
+
+        assertStock(sku, 0, 10);
+    }
+
+    /** Sold units and remaining units, as Redis and MySQL each see them, with nothing left locked. */
+    private void assertStock(String sku, int sold, int available) {
+        JsonNode stock = http.stock(sku);
+        assertThat(stock.path("redis").path("sold").asInt()).as("sold in Redis").isEqualTo(sold);
+        assertThat(stock.path("mysql").path("sold").asInt()).as("sold in MySQL").isEqualTo(sold);
+        assertThat(stock.path("redis").path("locked").asInt()).as("locked in Redis").isZero();
+        assertThat(stock.path("mysql").path("locked").asInt()).as("locked in MySQL").isZero();
+        assertThat(stock.path("redis").path("available").asInt()).as("available in Redis").isEqualTo(available);
+        assertThat(stock.path("mysql").path("available").asInt()).as("available in MySQL").isEqualTo(available);
+    }
+}
