@@ -32,6 +32,10 @@ public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";
 
+    static {
+        LiveConfig.ensureInstalled();
+    }
+
     /** Lets a test hold a Try between its branch registration and its script, and see the stock events. */
     @TestConfiguration(proxyBeanMethods = false)
     static class Gates {

@@ -11,6 +11,7 @@ import io.github.flashstock.inventory.stock.redis.ReloadScript;
 import io.github.flashstock.inventory.stock.redis.RestockOutcome;
 import io.github.flashstock.inventory.stock.redis.RestockScript;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -43,6 +44,11 @@ public class StockCatalog {
         this.restock = restock;
         this.reader = reader;
         this.reload = reload;
+    }
+
+    /** Every SKU MySQL knows, by id. */
+    public List<String> skuIds() {
+        return skus.skuIds();
     }
 
     /** What creating a SKU found. */

@@ -13,16 +13,16 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
 /** The inventory service's HTTP API as the tests call it. */
-final class InventoryClient {
+public final class InventoryClient {
 
     private final TestRestTemplate http;
 
-    InventoryClient(TestRestTemplate http) {
+    public InventoryClient(TestRestTemplate http) {
         this.http = http;
     }
 
     /** A new SKU created through the admin API. */
-    String skuWith(long total, Integer perUserLimit, int segments) {
+    public String skuWith(long total, Integer perUserLimit, int segments) {
         String sku = "sku-" + UUID.randomUUID();
         HttpHeaders headers = new HttpHeaders();
         headers.setBearerAuth(InventoryITSupport.ADMIN_TOKEN);
@@ -37,10 +37,10 @@ final class InventoryClient {
         return sku;
     }
 
-    record Item(String skuId, int quantity) {
+    public record Item(String skuId, int quantity) {
     }
 
-    ResponseEntity<JsonNode> reserve(String xid, String reservationId, String userId, List<Item> items) {
+    public ResponseEntity<JsonNode> reserve(String xid, String reservationId, String userId, List<Item> items) {
         return reserveRaw(xid, Map.of("reservationId", reservationId, "userId", userId, "items", items));
     }
 
@@ -53,7 +53,7 @@ final class InventoryClient {
         return http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(body, headers), JsonNode.class);
     }
 
-    JsonNode stock(String sku) {
+    public JsonNode stock(String sku) {
         return http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
     }
 }

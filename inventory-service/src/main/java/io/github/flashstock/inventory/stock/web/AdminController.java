@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.stock.web;
 
+import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
 import jakarta.validation.Valid;
@@ -28,16 +29,17 @@ import org.springframework.web.bind.annotation.RestController;
 class AdminController {
 
     static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";
-    static final int MAX_SEGMENTS = 64;
 
     private final StockCatalog catalog;
+    private final SegmentCounts segmentCounts;
 
-    AdminController(StockCatalog catalog) {
+    AdminController(StockCatalog catalog, SegmentCounts segmentCounts) {
         this.catalog = catalog;
+        this.segmentCounts = segmentCounts;
     }
 
     record CreateSku(@NotNull @PositiveOrZero Long total, @Positive Integer perUserLimit,
-                     @Min(1) @Max(MAX_SEGMENTS) Integer segments) {
+                     @Min(1) @Max(SegmentCounts.MAX) Integer segments) {
     }
 
     record Restock(@NotNull @Positive @Max(1_000_000_000) Long quantity) {
@@ -46,7 +48,7 @@ class AdminController {
     /** Creates a SKU in MySQL and Redis: 201, or 409 {@code sku-exists} (nothing overwritten). */
     @PutMapping("/{skuId}")
     ResponseEntity<?> create(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @Valid @RequestBody CreateSku body) {
-        int segments = body.segments() == null ? 1 : body.segments();
+        int segments = body.segments() == null ? segmentCounts.countFor(skuId) : body.segments();
         return switch (catalog.create(skuId, body.total(), body.perUserLimit(), segments)) {
             case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "total", body.total(),
                     "segments", segments));

@@ -1,0 +1,115 @@
+package io.github.flashstock.inventory.segments;
+
+import io.github.flashstock.inventory.stock.SegmentCounts;
+import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.redis.ResegmentOutcome;
+import io.github.flashstock.inventory.stock.redis.ResegmentScript;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps Redis in step with the configured segment counts. On every configuration change that touches
+ * {@code inventory.segments} (a Nacos push, or a refresh after a file change: both end in Spring Cloud's
+ * {@link EnvironmentChangeEvent}), it works out which SKUs' counts changed and re-segments exactly those, each with
+ * one run of {@code lua/resegment.lua}.
+ * <p>
+ * Several instances receive the same change. The script is atomic and answers UNCHANGED when the SKU already has the
+ * count, so the first instance to run it applies the change and the others see it done. Re-segmenting moves only
+ * available units and leaves locked ones where their reservations expect them, so it is safe in the middle of a
+ * sale. At start, per-SKU overrides that Redis does not show yet are applied the same way.
+ */
+@Component
+public class LiveSegments implements SegmentCounts {
+
+    private static final Logger log = LoggerFactory.getLogger(LiveSegments.class);
+
+    private final SegmentSettingsReader reader;
+    private final ResegmentScript resegment;
+    private final StockCatalog catalog;
+    private final MeterRegistry meters;
+    private SegmentPlan inForce = SegmentPlan.INITIAL;
+
+    LiveSegments(SegmentSettingsReader reader, ResegmentScript resegment, StockCatalog catalog, MeterRegistry meters) {
+        this.reader = reader;
+        this.resegment = resegment;
+        this.catalog = catalog;
+        this.meters = meters;
+    }
+
+    /** The counts in force now. */
+    public synchronized SegmentPlan inForce() {
+        return inForce;
+    }
+
+    @Override
+    public synchronized int countFor(String skuId) {
+        return inForce.countFor(skuId);
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    public synchronized Map<String, ResegmentOutcome> started() {
+        SegmentPlan configured = reader.read(inForce);
+        inForce = configured;
+        Map<String, ResegmentOutcome> outcomes = new LinkedHashMap<>();
+        configured.perSku().forEach((skuId, count) -> apply(skuId, count, outcomes));
+        return outcomes;
+    }
+
+    @EventListener
+    public void changed(EnvironmentChangeEvent event) {
+        if (event.getKeys().stream().anyMatch(k -> k.startsWith(SegmentSettingsReader.PREFIX))) {
+            refresh();
+        }
+    }
+
+    /** Reads the settings again and re-segments the SKUs whose count changed; returns what each run did. */
+    public synchronized Map<String, ResegmentOutcome> refresh() {
+        SegmentPlan before = inForce;
+        SegmentPlan after = reader.read(before);
+        Set<String> candidates = new TreeSet<>(before.perSku().keySet());
+        candidates.addAll(after.perSku().keySet());
+        if (before.defaultCount() != after.defaultCount()) {
+            candidates.addAll(catalog.skuIds());
+        }
+        inForce = after;
+        Map<String, ResegmentOutcome> outcomes = new LinkedHashMap<>();
+        for (String skuId : candidates) {
+            if (before.countFor(skuId) != after.countFor(skuId)) {
+                apply(skuId, after.countFor(skuId), outcomes);
+            }
+        }
+        return outcomes;
+    }
+
+    private void apply(String skuId, int count, Map<String, ResegmentOutcome> outcomes) {
+        try {
+            ResegmentOutcome outcome = resegment.run(skuId, count);
+            outcomes.put(skuId, outcome);
+            String result;
+            if (outcome instanceof ResegmentOutcome.Resegmented r) {
+                result = "resegmented";
+                log.info("SKU {} re-segmented from {} to {} segments ({} available units spread)", skuId, r.from(),
+                        r.to(), r.moved());
+            } else if (outcome instanceof ResegmentOutcome.Unchanged u) {
+                result = "unchanged";
+                log.info("SKU {} already has {} segments (applied elsewhere, or before)", skuId, u.segments());
+            } else {
+                result = "unknown-sku";
+                log.info("SKU {} is not in Redis; it gets its {} segments when it is created", skuId, count);
+            }
+            meters.counter("inventory.segments.applied", "result", result).increment();
+        } catch (RuntimeException e) {
+            meters.counter("inventory.segments.applied", "result", "error").increment();
+            log.error("SKU {}: could not apply {} segments; the next change or restart tries again", skuId, count, e);
+        }
+    }
+}

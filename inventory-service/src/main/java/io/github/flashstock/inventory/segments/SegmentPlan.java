@@ -1,0 +1,35 @@
+package io.github.flashstock.inventory.segments;
+
+import io.github.flashstock.inventory.stock.SegmentCounts;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The segment counts in force: a default and per-SKU overrides ({@code inventory.segments.default},
+ * {@code inventory.segments.skus.<skuId>}).
+ */
+public record SegmentPlan(int defaultCount, Map<String, Integer> perSku) {
+
+    /** Most segments a SKU may have; the admin API holds to the same bound. */
+    public static final int MAX = SegmentCounts.MAX;
+
+    public static final SegmentPlan INITIAL = new SegmentPlan(1, Map.of());
+
+    public SegmentPlan {
+        perSku = Map.copyOf(perSku);
+    }
+
+    public int countFor(String skuId) {
+        return perSku.getOrDefault(skuId, defaultCount);
+    }
+
+    SegmentPlan withDefault(int count) {
+        return new SegmentPlan(count, perSku);
+    }
+
+    SegmentPlan withOverride(String skuId, int count) {
+        Map<String, Integer> next = new TreeMap<>(perSku);
+        next.put(skuId, count);
+        return new SegmentPlan(defaultCount, next);
+    }
+}
