@@ -1,0 +1,147 @@
+package io.github.flashstock.bench;
+
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.InitScript;
+import io.github.flashstock.inventory.stock.redis.TryOutcome;
+import io.github.flashstock.inventory.stock.redis.TryScript;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * What the Redis benchmarks share: a connection to the devstack's Redis (database 15, flushed before each run), the
+ * hot SKU, the service's Java Try path driven by many callers, and {@code redis-benchmark} on the same script.
+ */
+final class RedisBench implements AutoCloseable {
+
+    static final String SKU = "bench-hot";
+    static final int BENCH_DB = 15;
+
+    /** Throughput and tail latency of one run. */
+    record Result(double perSecond, double p99Millis) {
+    }
+
+    private final Endpoints endpoints;
+    private final LettuceConnectionFactory factory;
+    final StringRedisTemplate redis;
+    final TryScript tryScript;
+    private final InitScript init;
+    private final byte[] source;
+
+    RedisBench(Endpoints endpoints) throws IOException {
+        this.endpoints = endpoints;
+        RedisStandaloneConfiguration conf = new RedisStandaloneConfiguration(endpoints.redisHost(),
+                endpoints.redisPort());
+        conf.setDatabase(BENCH_DB);
+        factory = new LettuceConnectionFactory(conf);
+        factory.afterPropertiesSet();
+        factory.start();
+        redis = new StringRedisTemplate(factory);
+        tryScript = new TryScript(redis);
+        init = new InitScript(redis);
+        source = new ClassPathResource("lua/try.lua").getContentAsByteArray();
+    }
+
+    /**
+     * Empties the benchmark database, creates the hot SKU with stock that never runs out split over
+     * {@code segments}, loads the script; returns its SHA.
+     */
+    String fresh(int segments) {
+        flush();
+        init.run(SKU, 1_000_000_000L, 0, 0, segments);
+        return redis.execute((RedisCallback<String>) c -> c.scriptingCommands().scriptLoad(source));
+    }
+
+    private void flush() {
+        redis.execute((RedisCallback<Object>) c -> {
+            c.serverCommands().flushDb();
+            return null;
+        });
+    }
+
+    /** {@code requests} Tries of one unit each, every one a new reservation, from {@code clients} threads. */
+    Result javaPath(int clients, int requests) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        AtomicLong next = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<StockLine> line = List.of(new StockLine(SKU, 1));
+        long[] nanos = new long[requests];
+        List<Future<?>> workers = new ArrayList<>();
+        for (int w = 0; w < clients; w++) {
+            workers.add(pool.submit(() -> {
+                start.await();
+                for (long i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
+                    long t = System.nanoTime();
+                    TryOutcome o = tryScript.run("bench-xid-" + i, "r-" + i, i, "u-" + (i % 100_000), line);
+                    nanos[(int) i] = System.nanoTime() - t;
+                    if (!(o instanceof TryOutcome.Reserved)) {
+                        throw new IllegalStateException("unexpected " + o);
+                    }
+                }
+                return null;
+            }));
+        }
+        long t0 = System.nanoTime();
+        start.countDown();
+        for (Future<?> f : workers) {
+            f.get(10, TimeUnit.MINUTES);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        pool.shutdown();
+        Arrays.sort(nanos);
+        return new Result(requests / seconds, nanos[(int) Math.ceil(0.99 * requests) - 1] / 1e6);
+    }
+
+    /** {@code redis-benchmark}: EVALSHA of the same script, {@code clients} connections, random reservation ids. */
+    Result redisBenchmark(String sha, int clients, int requests) throws IOException, InterruptedException {
+        List<String> cmd = List.of("redis-benchmark", "-h", endpoints.redisHost(), "-p",
+                Integer.toString(endpoints.redisPort()), "--dbnum", Integer.toString(BENCH_DB),
+                "-c", Integer.toString(clients), "-n", Integer.toString(requests), "-r", "1000000000", "--csv",
+                "EVALSHA", sha, "1", "inv:{" + SKU + "}", "bx-__rand_int__", "br-__rand_int__", "1", "bu-__rand_int__",
+                Long.toString(System.currentTimeMillis()), "1");
+        String out = run(cmd);
+        // --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
+        for (String l : out.lines().toList()) {
+            String[] cells = l.replace("\"", "").split(",");
+            if (cells.length > 6 && cells[0].startsWith("EVALSHA")) {
+                return new Result(Double.parseDouble(cells[1]), Double.parseDouble(cells[6]));
+            }
+        }
+        throw new IllegalStateException("no result from redis-benchmark:\n" + out);
+    }
+
+    static String run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(cmd.get(0) + " failed:\n" + out);
+        }
+        return out;
+    }
+
+    static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    @Override
+    public void close() {
+        flush();
+        factory.destroy();
+    }
+}
