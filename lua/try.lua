@@ -27,7 +27,8 @@
 -- Idempotency: the fence record is keyed by (xid, reservation id), not by branch, so a replay - including an
 -- HTTP retry that arrives as a second branch - deducts nothing more. Every check runs before the first write.
 -- Segments: the search starts at a segment chosen from (xid, reservation id) and falls through to the others,
--- splitting a line over several segments when no single one has enough.
+-- splitting a line over several segments when no single one has enough; it reads segments only until the line
+-- is covered (a refusal has read them all, so its "available" is the whole SKU's).
 
 local xid = ARGV[1]
 local reservation = ARGV[2]
@@ -75,10 +76,12 @@ for i = 1, #KEYS do
       local free = tonumber(seg[1] or '0') - tonumber(seg[2] or '0')
       if free > 0 then
         available = available + free
-        if left > 0 then
-          local take = math.min(free, left)
-          alloc[#alloc + 1] = {s, take}
-          left = left - take
+        local take = math.min(free, left)
+        alloc[#alloc + 1] = {s, take}
+        left = left - take
+        if left == 0 then
+          -- enough: the segments not read yet matter only to a refusal's "available"
+          break
         end
       end
     end
