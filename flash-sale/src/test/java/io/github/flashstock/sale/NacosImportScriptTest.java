@@ -24,9 +24,12 @@ class NacosImportScriptTest {
 
     private static final Path ROOT = Path.of(System.getProperty("devstack.root", "..")).toAbsolutePath().normalize();
 
-    @Test
-    void publishesEveryDataIdOfTheFolderThroughTheOpenApi() throws Exception {
-        List<Map<String, String>> published = new CopyOnWriteArrayList<>();
+    /** What the script printed and its exit code. */
+    record Run(int exitCode, String output) {
+    }
+
+    /** Runs import.sh against a stand-in open API that records every form and answers {@code answer}. */
+    private static Run importAgainst(String answer, List<Map<String, String>> published) throws Exception {
         HttpServer nacos = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         nacos.createContext("/nacos/v1/cs/configs", exchange -> {
             String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -38,9 +41,9 @@ class NacosImportScriptTest {
             }
             fields.put("method", exchange.getRequestMethod());
             published.add(fields);
-            byte[] ok = "true".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, ok.length);
-            exchange.getResponseBody().write(ok);
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
             exchange.close();
         });
         nacos.start();
@@ -51,11 +54,19 @@ class NacosImportScriptTest {
             Process run = script.start();
             String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(run.exitValue()).as(output).isZero();
+            return new Run(run.exitValue(), output);
         } finally {
             nacos.stop(0);
         }
+    }
 
+    @Test
+    void publishesEveryDataIdOfTheFolderThroughTheOpenApi() throws Exception {
+        List<Map<String, String>> published = new CopyOnWriteArrayList<>();
+
+        Run run = importAgainst("true", published);
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
         List<Path> files;
         try (var listing = Files.list(ROOT.resolve("nacos-config"))) {
             files = listing.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
@@ -73,26 +84,9 @@ class NacosImportScriptTest {
 
     @Test
     void failsWhenNacosRefusesADataId() throws Exception {
-        HttpServer nacos = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        nacos.createContext("/nacos/v1/cs/configs", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] no = "false".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, no.length);
-            exchange.getResponseBody().write(no);
-            exchange.close();
-        });
-        nacos.start();
-        try {
-            ProcessBuilder script = new ProcessBuilder("bash", ROOT.resolve("nacos-config/import.sh").toString())
-                    .redirectErrorStream(true);
-            script.environment().put("NACOS_SERVER_ADDR", "127.0.0.1:" + nacos.getAddress().getPort());
-            Process run = script.start();
-            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(run.exitValue()).isNotZero();
-            assertThat(output).contains("failed");
-        } finally {
-            nacos.stop(0);
-        }
+        Run run = importAgainst("false", new CopyOnWriteArrayList<>());
+
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.output()).contains("failed");
     }
 }
