@@ -31,8 +31,8 @@ final class RedisBench implements AutoCloseable {
     static final String SKU = "bench-hot";
     static final int BENCH_DB = 15;
 
-    /** Throughput and tail latency of one run. */
-    record Result(double perSecond, double p99Millis) {
+    /** Throughput and tail latency of one run, and what each call cost inside Redis. */
+    record Result(double perSecond, double p99Millis, double redisMicrosPerCall) {
     }
 
     private final Endpoints endpoints;
@@ -63,7 +63,28 @@ final class RedisBench implements AutoCloseable {
     String fresh(int segments) {
         flush();
         init.run(SKU, 1_000_000_000L, 0, 0, segments);
-        return redis.execute((RedisCallback<String>) c -> c.scriptingCommands().scriptLoad(source));
+        String sha = redis.execute((RedisCallback<String>) c -> c.scriptingCommands().scriptLoad(source));
+        redis.execute((RedisCallback<Object>) c -> {
+            c.serverCommands().resetConfigStats();
+            return null;
+        });
+        return sha;
+    }
+
+    /** Redis's own account of the mean time one EVALSHA took since the last {@link #fresh(int)}. */
+    double redisMicrosPerCall() {
+        java.util.Properties stats = redis.execute((RedisCallback<java.util.Properties>) c ->
+                c.serverCommands().info("commandstats"));
+        String evalsha = stats == null ? null : stats.getProperty("cmdstat_evalsha");
+        if (evalsha == null) {
+            return Double.NaN;
+        }
+        for (String part : evalsha.split(",")) {
+            if (part.startsWith("usec_per_call=")) {
+                return Double.parseDouble(part.substring("usec_per_call=".length()));
+            }
+        }
+        return Double.NaN;
     }
 
     private void flush() {
@@ -103,7 +124,7 @@ final class RedisBench implements AutoCloseable {
         double seconds = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
         Arrays.sort(nanos);
-        return new Result(requests / seconds, nanos[(int) Math.ceil(0.99 * requests) - 1] / 1e6);
+        return new Result(requests / seconds, nanos[(int) Math.ceil(0.99 * requests) - 1] / 1e6, redisMicrosPerCall());
     }
 
     /** {@code redis-benchmark}: EVALSHA of the same script, {@code clients} connections, random reservation ids. */
@@ -118,7 +139,7 @@ final class RedisBench implements AutoCloseable {
         for (String l : out.lines().toList()) {
             String[] cells = l.replace("\"", "").split(",");
             if (cells.length > 6 && cells[0].startsWith("EVALSHA")) {
-                return new Result(Double.parseDouble(cells[1]), Double.parseDouble(cells[6]));
+                return new Result(Double.parseDouble(cells[1]), Double.parseDouble(cells[6]), redisMicrosPerCall());
             }
         }
         throw new IllegalStateException("no result from redis-benchmark:\n" + out);

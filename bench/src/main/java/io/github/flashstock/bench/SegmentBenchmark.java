@@ -54,23 +54,25 @@ public final class SegmentBenchmark {
                     results.computeIfAbsent("redis-benchmark " + segments, k -> new ArrayList<>()).add(reference);
                     results.computeIfAbsent("java " + segments, k -> new ArrayList<>()).add(java);
                     System.out.printf("round %d, %2d segment(s): java path %,.0f/s p99 %.2f ms | redis-benchmark "
-                                    + "%,.0f/s p99 %.2f ms%n", round, segments, java.perSecond(), java.p99Millis(),
-                            reference.perSecond(), reference.p99Millis());
+                                    + "%,.0f/s p99 %.2f ms | %.1f us per Try in Redis%n", round, segments,
+                            java.perSecond(), java.p99Millis(), reference.perSecond(), reference.p99Millis(),
+                            reference.redisMicrosPerCall());
                 }
             }
         }
         System.out.println();
         System.out.println("| segments | Java path Tries/s | Java p99 ms | redis-benchmark Tries/s | redis-benchmark p99 ms "
-                + "| Java vs 1 segment | redis-benchmark vs 1 segment |");
-        System.out.println("|---|---|---|---|---|---|---|");
+                + "| Java vs 1 segment | redis-benchmark vs 1 segment | µs per Try inside Redis |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
         double java1 = medianRate(results.get("java 1"));
         double reference1 = medianRate(results.get("redis-benchmark 1"));
         for (int segments : SEGMENTS) {
             List<RedisBench.Result> java = results.get("java " + segments);
             List<RedisBench.Result> reference = results.get("redis-benchmark " + segments);
-            System.out.printf("| %d | %,.0f | %.2f | %,.0f | %.2f | %.2f | %.2f |%n", segments, medianRate(java),
-                    medianP99(java), medianRate(reference), medianP99(reference), medianRate(java) / java1,
-                    medianRate(reference) / reference1);
+            System.out.printf("| %d | %,.0f | %.2f | %,.0f | %.2f | %.2f | %.2f | %.1f |%n", segments,
+                    medianRate(java), medianP99(java), medianRate(reference), medianP99(reference),
+                    medianRate(java) / java1, medianRate(reference) / reference1,
+                    RedisBench.median(reference.stream().map(RedisBench.Result::redisMicrosPerCall).toList()));
         }
         System.out.println("(medians of " + rounds + " rounds)");
     }

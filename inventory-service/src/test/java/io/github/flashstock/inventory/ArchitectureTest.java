@@ -7,7 +7,10 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** Dependencies point one way: reservation -> stock; the stock model and the TCC path know nothing of messaging. */
+/**
+ * Dependencies point one way: reservation -> stock <- segments; the stock model and the TCC path know nothing of
+ * messaging or of live configuration.
+ */
 @AnalyzeClasses(packages = "io.github.flashstock.inventory", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -15,6 +18,17 @@ class ArchitectureTest {
     static final ArchRule stockDoesNotDependOnReservations = noClasses()
             .that().resideInAPackage("..inventory.stock..")
             .should().dependOnClassesThat().resideInAPackage("..inventory.reservation..");
+
+    @ArchTest
+    static final ArchRule stockAndReservationsDoNotDependOnSegments = noClasses()
+            .that().resideInAnyPackage("..inventory.stock..", "..inventory.reservation..")
+            .should().dependOnClassesThat().resideInAPackage("..inventory.segments..");
+
+    @ArchTest
+    static final ArchRule segmentsUseTheStockModelOnly = noClasses()
+            .that().resideInAPackage("..inventory.segments..")
+            .should().dependOnClassesThat().resideInAnyPackage("..inventory.reservation..",
+                    "..inventory.reconciliation..", "org.springframework.data.redis.core..");
 
     @ArchTest
     static final ArchRule theTccPathNeverImportsMessaging = noClasses()
