@@ -36,7 +36,8 @@ public class LiveSegments implements SegmentCounts {
     private final ResegmentScript resegment;
     private final StockCatalog catalog;
     private final MeterRegistry meters;
-    private SegmentPlan inForce = SegmentPlan.INITIAL;
+    /** Written under this object's lock; read without it. */
+    private volatile SegmentPlan inForce = SegmentPlan.INITIAL;
 
     LiveSegments(SegmentSettingsReader reader, ResegmentScript resegment, StockCatalog catalog, MeterRegistry meters) {
         this.reader = reader;
@@ -46,12 +47,12 @@ public class LiveSegments implements SegmentCounts {
     }
 
     /** The counts in force now. */
-    public synchronized SegmentPlan inForce() {
+    public SegmentPlan inForce() {
         return inForce;
     }
 
     @Override
-    public synchronized int countFor(String skuId) {
+    public int countFor(String skuId) {
         return inForce.countFor(skuId);
     }
 
@@ -109,7 +110,8 @@ public class LiveSegments implements SegmentCounts {
             meters.counter("inventory.segments.applied", "result", result).increment();
         } catch (RuntimeException e) {
             meters.counter("inventory.segments.applied", "result", "error").increment();
-            log.error("SKU {}: could not apply {} segments; the next change or restart tries again", skuId, count, e);
+            log.error("SKU {}: could not apply {} segments; the next change of its count (or, for a per-SKU override, the "
+                    + "next start) applies it", skuId, count, e);
         }
     }
 }
