@@ -98,6 +98,23 @@ class TryScriptIT extends ScriptITSupport {
     }
 
     @Test
+    void reservesAfterRedisForgotItsScripts() {
+        // Given a SKU, and a Redis whose script cache was emptied (a restart or a failover does that)
+        String sku = scripts.skuWithAvailable(10);
+        scripts.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) c -> {
+            c.scriptingCommands().scriptFlush();
+            return null;
+        });
+
+        // When a Try arrives, Then EVALSHA meets NOSCRIPT, the script is sent again, and the Try reserves
+        TryOutcome outcome = scripts.tryScript.run(RedisScripts.xid(), "order-1", 1, "alice",
+                RedisScripts.lines(sku, 2));
+
+        assertThat(outcome).isInstanceOf(TryOutcome.Reserved.class);
+        assertThat(scripts.stock(sku).locked()).isEqualTo(2);
+    }
+
+    @Test
     void reportsAnUnknownSku() {
         String known = scripts.skuWithAvailable(10);
 
