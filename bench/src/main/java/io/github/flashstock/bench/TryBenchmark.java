@@ -3,33 +3,16 @@ package io.github.flashstock.bench;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.Endpoints;
-import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.InitScript;
-import io.github.flashstock.inventory.stock.redis.TryOutcome;
 import io.github.flashstock.inventory.stock.redis.TryScript;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Try throughput on one hot SKU with 50 concurrent callers, three ways, interleaved over several rounds:
