@@ -1,6 +1,5 @@
 package io.github.flashstock.inventory.segments;
 
-import io.github.flashstock.inventory.stock.SegmentCounts;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,9 +8,6 @@ import java.util.TreeMap;
  * {@code inventory.segments.skus.<skuId>}).
  */
 public record SegmentPlan(int defaultCount, Map<String, Integer> perSku) {
-
-    /** Most segments a SKU may have; the admin API holds to the same bound. */
-    public static final int MAX = SegmentCounts.MAX;
 
     public static final SegmentPlan INITIAL = new SegmentPlan(1, Map.of());
 

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.segments;
 
+import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reads {@code inventory.segments} from the environment as it is now. A value that is not a whole number from 1 to
- * {@value SegmentPlan#MAX} is rejected, value by value: a WARN line names it, the counter
+ * {@value SegmentCounts#MAX} is rejected, value by value: a WARN line names it, the counter
  * {@code inventory.segments.rejected} counts it, and the count in force before stays in force.
  */
 @Component
@@ -64,8 +65,8 @@ class SegmentSettingsReader {
             count = Integer.parseInt(value);
             if (count < 1) {
                 reason = "a SKU needs at least one segment";
-            } else if (count > SegmentPlan.MAX) {
-                reason = "at most " + SegmentPlan.MAX + " segments";
+            } else if (count > SegmentCounts.MAX) {
+                reason = "at most " + SegmentCounts.MAX + " segments";
             }
         }
         if (reason == null) {

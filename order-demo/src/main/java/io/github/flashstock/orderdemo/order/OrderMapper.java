@@ -25,6 +25,9 @@ interface OrderMapper {
     @Select("SELECT order_id, user_id, status, xid, created_at, updated_at FROM orders WHERE order_id = #{orderId}")
     OrderRow find(@Param("orderId") String orderId);
 
+    @Select("SELECT status FROM orders WHERE order_id = #{orderId}")
+    String status(@Param("orderId") String orderId);
+
     @Select("SELECT sku_id, quantity FROM order_line WHERE order_id = #{orderId} ORDER BY line_no")
     List<OrderItem> lines(@Param("orderId") String orderId);
 }

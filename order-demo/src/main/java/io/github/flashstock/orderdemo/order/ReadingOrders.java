@@ -12,6 +12,15 @@ public class ReadingOrders {
         this.orders = orders;
     }
 
+    /** The order's status alone (one indexed read, no lines). @throws UnknownOrder when there is none */
+    public OrderStatus status(String orderId) {
+        String status = orders.status(orderId);
+        if (status == null) {
+            throw new UnknownOrder(orderId);
+        }
+        return OrderStatus.valueOf(status);
+    }
+
     /** @throws UnknownOrder when there is none */
     public Order find(String orderId) {
         OrderRow row = orders.find(orderId);

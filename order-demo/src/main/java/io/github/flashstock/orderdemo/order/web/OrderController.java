@@ -54,8 +54,8 @@ class OrderController {
             throw new OrderFailed(orderId, e);
         }
         meters.counter("orders.placed", "outcome", "committed").increment();
-        Order order = reading.find(orderId);
-        return ResponseEntity.created(URI.create("/orders/" + orderId)).body(new PlacedOrder(orderId, xid, order.status()));
+        return ResponseEntity.created(URI.create("/orders/" + orderId))
+                .body(new PlacedOrder(orderId, xid, reading.status(orderId)));
     }
 
     @GetMapping("/orders/{orderId}")
