@@ -108,19 +108,25 @@ class OrderTransactionsIT {
     void badInputIsAProblemAndReservesNothing() {
         String sku = sku();
         http.createSku(sku, 10, 5);
-        List<String> bodies = List.of(
+        List<String> invalid = List.of(
                 "{\"userId\":\"gina\",\"items\":[]}",
                 "{\"userId\":\"\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]}",
                 "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":0}]}",
-                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":-2}]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":-2}]}");
+        List<String> malformed = List.of(
                 "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":99999999999}]}",
                 "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]",
                 "not json");
 
-        for (String body : bodies) {
+        for (String body : invalid) {
             Http.Reply reply = http.placeOrder(body);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.type()).as(body).isEqualTo("urn:flashstock:problem:invalid-request");
+        }
+        for (String body : malformed) {
+            Http.Reply reply = http.placeOrder(body);
+            assertThat(reply.status()).as(body).isEqualTo(400);
+            assertThat(reply.type()).as(body).isEqualTo("urn:flashstock:problem:malformed-request");
         }
         Http.Reply unknownFault = http.placeOrder(order("gina", sku, 1), "explode-now");
         assertThat(unknownFault.status()).isEqualTo(400);

@@ -1,2 +1,2 @@
-/** Start-up behaviour both services share: where their configuration comes from and how they find each other. */
+/** What both services share at start-up: where their configuration comes from and how they find each other. */
 package io.github.flashstock.support;

@@ -3,7 +3,7 @@ package io.github.flashstock.inventory.reconciliation.web;
 import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reconciliation.Repairs;
-import io.github.flashstock.inventory.stock.web.Problems;
+import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
@@ -44,7 +44,7 @@ class ReconciliationController {
     @GetMapping("/runs/latest")
     ResponseEntity<?> latest() {
         return reconciler.latest().<ResponseEntity<?>>map(ResponseEntity::ok).orElseGet(() ->
-                ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.of(HttpStatus.NOT_FOUND, "no-run",
+                ResponseEntity.status(HttpStatus.NOT_FOUND).body(ProblemDetails.of(HttpStatus.NOT_FOUND, "no-run",
                         "No reconciliation run yet", "no reconciliation has run since the service started")));
     }
 
@@ -76,7 +76,7 @@ class ReconciliationController {
         if (result.applied()) {
             return ResponseEntity.ok(Map.of("applied", true, "detail", result.detail()));
         }
-        ProblemDetail p = Problems.of(HttpStatus.CONFLICT, refusal, "Repair refused", result.detail());
+        ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, refusal, "Repair refused", result.detail());
         return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
     }
 }

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.stock.web;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
+import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -53,7 +54,7 @@ class AdminController {
             case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "total", body.total(),
                     "segments", segments));
             case ALREADY_EXISTS -> {
-                ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "sku-exists", "SKU exists",
+                ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "sku-exists", "SKU exists",
                         "SKU " + skuId + " exists; restock it instead");
                 p.setProperty("skuId", skuId);
                 yield ResponseEntity.status(HttpStatus.CONFLICT).body(p);
@@ -76,7 +77,7 @@ class AdminController {
         }
         if (rebuild instanceof StockCatalog.Rebuild.Done done
                 && done.outcome() instanceof ReloadOutcome.OpenExceedsStock o) {
-            ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "open-exceeds-stock", "Open reservations exceed stock",
+            ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "open-exceeds-stock", "Open reservations exceed stock",
                     "open reservations hold " + o.locked() + " units, MySQL has " + o.onHand() + " on hand");
             p.setProperty("skuId", skuId);
             p.setProperty("locked", o.locked());
@@ -84,7 +85,7 @@ class AdminController {
             return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
         }
         if (rebuild instanceof StockCatalog.Rebuild.InProgress) {
-            ProblemDetail p = Problems.of(HttpStatus.CONFLICT, "reload-in-progress", "Reload in progress",
+            ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "reload-in-progress", "Reload in progress",
                     "another rebuild of " + skuId + " is running");
             p.setProperty("skuId", skuId);
             return ResponseEntity.status(HttpStatus.CONFLICT).body(p);

@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.stock.web;
 
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ class AdminTokenInterceptor implements HandlerInterceptor, WebMvcConfigurer {
         response.setStatus(HttpStatus.UNAUTHORIZED.value());
         response.setContentType("application/problem+json");
         response.setHeader("WWW-Authenticate", "Bearer");
-        response.getWriter().write("{\"type\":\"urn:flashstock:problem:admin-token-required\",\"title\":"
+        response.getWriter().write("{\"type\":\"" + ProblemDetails.TYPE_PREFIX + "admin-token-required\",\"title\":"
                 + "\"Admin token required\",\"status\":401,\"detail\":\"send Authorization: Bearer <admin token>\"}");
         return false;
     }

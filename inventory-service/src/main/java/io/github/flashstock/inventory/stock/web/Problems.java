@@ -1,10 +1,10 @@
 package io.github.flashstock.inventory.stock.web;
 
-import java.net.URI;
+import io.github.flashstock.support.web.ProblemDetails;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
-/** The problem types this service answers with; their URIs are stable and documented in the README. */
+/** Problems more than one part of this service answers with (see {@link ProblemDetails} for the vocabulary). */
 public final class Problems {
 
     private Problems() {
@@ -12,15 +12,8 @@ public final class Problems {
 
     /** 404 {@code unknown-sku}, with the SKU id as a property. */
     public static ProblemDetail unknownSku(String skuId) {
-        ProblemDetail p = of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
+        ProblemDetail p = ProblemDetails.of(HttpStatus.NOT_FOUND, "unknown-sku", "Unknown SKU", "no SKU " + skuId);
         p.setProperty("skuId", skuId);
-        return p;
-    }
-
-    public static ProblemDetail of(HttpStatus status, String type, String title, String detail) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
-        p.setType(URI.create("urn:flashstock:problem:" + type));
-        p.setTitle(title);
         return p;
     }
 }

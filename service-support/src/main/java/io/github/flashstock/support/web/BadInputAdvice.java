@@ -1,0 +1,53 @@
+package io.github.flashstock.support.web;
+
+import java.util.List;
+import org.springframework.context.MessageSourceResolvable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Bad input, answered the same way by both services: 400 {@code invalid-request} listing every violated constraint
+ * (property {@code errors}), 400 {@code malformed-request} for a body that is not JSON of the expected shape. Each
+ * service's {@code @RestControllerAdvice} extends this and adds its own refusals.
+ */
+public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
+                                                                  HttpHeaders headers, HttpStatusCode status,
+                                                                  WebRequest request) {
+        return invalidRequest(e.getBindingResult().getFieldErrors().stream()
+                .map(f -> f.getField() + ": " + f.getDefaultMessage()).sorted().toList());
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
+                                                                            HttpHeaders headers, HttpStatusCode status,
+                                                                            WebRequest request) {
+        return invalidRequest(e.getAllErrors().stream().map(MessageSourceResolvable::getDefaultMessage).sorted().toList());
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+                                                                  HttpHeaders headers, HttpStatusCode status,
+                                                                  WebRequest request) {
+        return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
+                "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
+    }
+
+    /** 400 {@code invalid-request} listing every violated constraint. */
+    protected static ResponseEntity<Object> invalidRequest(List<String> errors) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
+                String.join("; ", errors));
+        p.setProperty("errors", errors);
+        return ResponseEntity.badRequest().body(p);
+    }
+}
