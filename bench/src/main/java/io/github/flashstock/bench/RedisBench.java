@@ -3,10 +3,15 @@ package io.github.flashstock.bench;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.redis.InitScript;
+import io.github.flashstock.inventory.stock.redis.TryCoalescer;
+import io.github.flashstock.inventory.stock.redis.TryCoalescing;
 import io.github.flashstock.inventory.stock.redis.TryOutcome;
+import io.github.flashstock.inventory.stock.redis.TryRequest;
 import io.github.flashstock.inventory.stock.redis.TryScript;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +35,12 @@ final class RedisBench implements AutoCloseable {
 
     static final String SKU = "bench-hot";
     static final int BENCH_DB = 15;
+    /**
+     * As {@code nacos-config/inventory-service.yaml} ships it; {@code -Dbench.max-batch} and {@code -Dbench.in-flight}
+     * try other values.
+     */
+    static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 16),
+            Integer.getInteger("bench.in-flight", 2), Duration.ofSeconds(3));
 
     /** Throughput and tail latency of one run, and what each call cost inside Redis. */
     record Result(double perSecond, double p99Millis, double redisMicrosPerCall) {
@@ -39,6 +50,8 @@ final class RedisBench implements AutoCloseable {
     private final LettuceConnectionFactory factory;
     final StringRedisTemplate redis;
     final TryScript tryScript;
+    /** The service's Try path: {@link TryScript} behind a {@link TryCoalescer} set as {@link #COALESCING}. */
+    final TryCoalescer coalescer;
     private final InitScript init;
     private final byte[] source;
 
@@ -52,6 +65,7 @@ final class RedisBench implements AutoCloseable {
         factory.start();
         redis = new StringRedisTemplate(factory);
         tryScript = new TryScript(redis);
+        coalescer = new TryCoalescer(tryScript, COALESCING, new SimpleMeterRegistry());
         init = new InitScript(redis);
         source = new ClassPathResource("lua/try.lua").getContentAsByteArray();
     }
@@ -94,8 +108,12 @@ final class RedisBench implements AutoCloseable {
         });
     }
 
-    /** {@code requests} Tries of one unit each, every one a new reservation, from {@code clients} threads. */
-    Result javaPath(int clients, int requests) throws Exception {
+    /**
+     * {@code requests} Tries of one unit each, every one a new reservation, from {@code clients} threads: through the
+     * {@link TryCoalescer} as the service runs them, or, with {@code coalesced} false, each alone through
+     * {@link TryScript} on the caller's thread.
+     */
+    Result javaPath(int clients, int requests, boolean coalesced) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         AtomicLong next = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
@@ -107,7 +125,8 @@ final class RedisBench implements AutoCloseable {
                 start.await();
                 for (long i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                     long t = System.nanoTime();
-                    TryOutcome o = tryScript.run("bench-xid-" + i, "r-" + i, i, "u-" + (i % 100_000), line);
+                    TryRequest request = new TryRequest("bench-xid-" + i, "r-" + i, i, "u-" + (i % 100_000), line);
+                    TryOutcome o = coalesced ? coalescer.reserve(request) : tryScript.run(List.of(request)).get(0);
                     nanos[(int) i] = System.nanoTime() - t;
                     if (!(o instanceof TryOutcome.Reserved)) {
                         throw new IllegalStateException("unexpected " + o);
@@ -132,8 +151,9 @@ final class RedisBench implements AutoCloseable {
         List<String> cmd = List.of("redis-benchmark", "-h", endpoints.redisHost(), "-p",
                 Integer.toString(endpoints.redisPort()), "--dbnum", Integer.toString(BENCH_DB),
                 "-c", Integer.toString(clients), "-n", Integer.toString(requests), "-r", "1000000000", "--csv",
-                "EVALSHA", sha, "1", "inv:{" + SKU + "}", "bx-__rand_int__", "br-__rand_int__", "1", "bu-__rand_int__",
-                Long.toString(System.currentTimeMillis()), "1");
+                // one reservation per call: now, xid, reservation, branch, user, 1 line, (key 1, quantity 1)
+                "EVALSHA", sha, "1", "inv:{" + SKU + "}", Long.toString(System.currentTimeMillis()),
+                "bx-__rand_int__", "br-__rand_int__", "1", "bu-__rand_int__", "1", "1", "1");
         String out = run(cmd);
         // --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
         for (String l : out.lines().toList()) {
@@ -163,6 +183,7 @@ final class RedisBench implements AutoCloseable {
     @Override
     public void close() {
         flush();
+        coalescer.destroy();
         factory.destroy();
     }
 }

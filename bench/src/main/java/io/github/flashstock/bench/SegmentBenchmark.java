@@ -45,12 +45,12 @@ public final class SegmentBenchmark {
                 + "(%d cores)%n", CLIENTS, requests, Runtime.getRuntime().availableProcessors());
         try (RedisBench bench = new RedisBench(e)) {
             bench.fresh(1);
-            bench.javaPath(CLIENTS, Math.min(requests, 50_000)); // JIT warm-up, not measured
+            bench.javaPath(CLIENTS, Math.min(requests, 50_000), true); // JIT warm-up, not measured
             for (int round = 1; round <= rounds; round++) {
                 for (int segments : SEGMENTS) {
                     RedisBench.Result reference = bench.redisBenchmark(bench.fresh(segments), CLIENTS, requests);
                     bench.fresh(segments);
-                    RedisBench.Result java = bench.javaPath(CLIENTS, requests);
+                    RedisBench.Result java = bench.javaPath(CLIENTS, requests, true);
                     results.computeIfAbsent("redis-benchmark " + segments, k -> new ArrayList<>()).add(reference);
                     results.computeIfAbsent("java " + segments, k -> new ArrayList<>()).add(java);
                     System.out.printf("round %d, %2d segment(s): java path %,.0f/s p99 %.2f ms | redis-benchmark "

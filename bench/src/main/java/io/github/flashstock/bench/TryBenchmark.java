@@ -3,6 +3,7 @@ package io.github.flashstock.bench;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.stock.redis.TryCoalescer;
 import io.github.flashstock.inventory.stock.redis.TryScript;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,8 +18,9 @@ import java.util.Set;
 /**
  * Try throughput on one hot SKU with 50 concurrent callers, three ways, interleaved over several rounds:
  * <ol>
- *   <li>the service's Java path in-process: {@link TryScript} (keys, arguments, EVALSHA through Spring Data
- *       Redis and Lettuce, reply decoding), every call a new reservation;</li>
+ *   <li>the service's Java path in-process: {@link TryCoalescer} over {@link TryScript} (keys, arguments, EVALSHA
+ *       through Spring Data Redis and Lettuce, reply decoding), every call a new reservation; and, for comparison,
+ *       the same without coalescing (every Try its own script call on its caller's thread);</li>
  *   <li>{@code redis-benchmark} sending EVALSHA of the same {@code try.lua}, 50 clients, random reservation ids;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients.</li>
  * </ol>
@@ -50,36 +52,47 @@ public final class TryBenchmark {
 
     private static void run(Endpoints e, int rounds, int requests) throws Exception {
         List<Double> java = new ArrayList<>();
+        List<Double> alone = new ArrayList<>();
         List<Double> reference = new ArrayList<>();
         List<Double> mysql = new ArrayList<>();
-        System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores)%n",
-                CLIENTS, requests, System.getProperty("os.name"), Runtime.getRuntime().availableProcessors());
+        System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores); "
+                        + "coalescing max-batch %d, in-flight %d%n", CLIENTS, requests, System.getProperty("os.name"),
+                Runtime.getRuntime().availableProcessors(), RedisBench.COALESCING.maxBatch(),
+                RedisBench.COALESCING.inFlight());
         try (RedisBench bench = new RedisBench(e)) {
             // JIT warm-up of the Java path, not measured
             bench.fresh(1);
-            bench.javaPath(CLIENTS, Math.min(requests, 50_000));
+            bench.javaPath(CLIENTS, Math.min(requests, 50_000), true);
+            bench.fresh(1);
+            bench.javaPath(CLIENTS, Math.min(requests, 50_000), false);
             for (int round = 1; round <= rounds; round++) {
                 double r = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests).perSecond();
                 bench.fresh(1);
-                double j = bench.javaPath(CLIENTS, requests).perSecond();
+                double j = bench.javaPath(CLIENTS, requests, true).perSecond();
+                bench.fresh(1);
+                double a = bench.javaPath(CLIENTS, requests, false).perSecond();
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
                 reference.add(r);
                 java.add(j);
+                alone.add(a);
                 mysql.add(m);
-                System.out.printf("round %d: java path %,.0f/s | redis-benchmark EVALSHA %,.0f/s | MariaDB hot-row UPDATE %,.0f/s%n",
-                        round, j, r, m);
+                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s) | redis-benchmark EVALSHA "
+                        + "%,.0f/s | MariaDB hot-row UPDATE %,.0f/s%n", round, j, a, r, m);
             }
         }
         double mj = RedisBench.median(java);
         double mr = RedisBench.median(reference);
         double mm = RedisBench.median(mysql);
+        double ma = RedisBench.median(alone);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
-        System.out.printf("| service Java path (TryScript, in-process) | %,.0f |%n", mj);
+        System.out.printf("| service Java path (TryCoalescer + TryScript, in-process) | %,.0f |%n", mj);
+        System.out.printf("| the same without coalescing (TryScript alone, one Try per call) | %,.0f |%n", ma);
         System.out.printf("| redis-benchmark EVALSHA try.lua | %,.0f |%n", mr);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
-        System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f%n", mj / mr, mj / mm);
+        System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)%n",
+                mj / mr, mj / mm, ma / mr, ma / mm);
     }
 
     /** Units locked by the run divided by its wall time: the rate of successful conditional updates. */

@@ -9,7 +9,8 @@ import io.github.flashstock.inventory.stock.redis.CancelScript;
 import io.github.flashstock.inventory.stock.redis.ConfirmScript;
 import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
 import io.github.flashstock.inventory.stock.redis.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.TryScript;
+import io.github.flashstock.inventory.stock.redis.TryCoalescer;
+import io.github.flashstock.inventory.stock.redis.TryRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Instant;
@@ -27,7 +28,7 @@ class StockReservationAction implements ReservationAction {
 
     private static final Logger log = LoggerFactory.getLogger(StockReservationAction.class);
 
-    private final TryScript tryScript;
+    private final TryCoalescer tries;
     private final ConfirmScript confirmScript;
     private final CancelScript cancelScript;
     private final SalesRecord sales;
@@ -38,10 +39,10 @@ class StockReservationAction implements ReservationAction {
     private final SlotGroups slotGroups;
     private final ApplicationEventPublisher events;
 
-    StockReservationAction(TryScript tryScript, ConfirmScript confirmScript, CancelScript cancelScript,
+    StockReservationAction(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
                            TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events) {
-        this.tryScript = tryScript;
+        this.tries = tries;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
         this.sales = sales;
@@ -98,9 +99,10 @@ class StockReservationAction implements ReservationAction {
     /** One script; an unknown SKU is loaded from MySQL (once, single-flight) and the script retried once. */
     private TryOutcome tryGroup(BusinessActionContext context, String reservationId, String userId,
                                 List<StockLine> group) {
-        TryOutcome result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, group);
+        TryRequest request = new TryRequest(context.getXid(), reservationId, context.getBranchId(), userId, group);
+        TryOutcome result = tries.reserve(request);
         if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
-            result = tryScript.run(context.getXid(), reservationId, context.getBranchId(), userId, group);
+            result = tries.reserve(request);
         }
         return result;
     }

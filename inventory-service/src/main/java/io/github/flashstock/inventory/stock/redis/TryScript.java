@@ -2,14 +2,17 @@ package io.github.flashstock.inventory.stock.redis;
 
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs {@code lua/try.lua}: reserves the lines of one reservation, all or nothing. On a Redis Cluster all lines
- * given to one call must hash to one slot; the caller groups them (see {@code lua/try.lua}).
+ * Runs {@code lua/try.lua}: reserves the lines of one or more reservations, each all or nothing, in one script. On
+ * a Redis Cluster all lines given to one call must hash to one slot; the callers group them (see
+ * {@code lua/try.lua}).
  */
 @Component
 public class TryScript {
@@ -26,21 +29,46 @@ public class TryScript {
      * @param lines merged lines (one per SKU), each quantity positive
      */
     public TryOutcome run(String xid, String reservationId, long branchId, String userId, List<StockLine> lines) {
-        if (lines.isEmpty()) {
-            throw new IllegalArgumentException("a reservation needs at least one line");
+        return run(List.of(new TryRequest(xid, reservationId, branchId, userId, lines))).get(0);
+    }
+
+    /**
+     * Decides the reservations one after the other in one script call, each seeing what the ones before it
+     * locked.
+     *
+     * @return one outcome per request, in the same order
+     */
+    public List<TryOutcome> run(List<TryRequest> requests) {
+        if (requests.isEmpty()) {
+            return List.of();
         }
-        List<String> keys = new ArrayList<>(lines.size());
-        List<String> args = new ArrayList<>(5 + lines.size());
-        args.add(xid);
-        args.add(reservationId);
-        args.add(Long.toString(branchId));
-        args.add(userId);
+        Map<String, Integer> keyIndex = new HashMap<>();
+        List<String> keys = new ArrayList<>();
+        List<String> args = new ArrayList<>(1 + requests.size() * 7);
         args.add(Long.toString(System.currentTimeMillis()));
-        for (StockLine line : lines) {
-            keys.add(StockKeys.stock(line.skuId()));
-            args.add(Integer.toString(line.quantity()));
+        for (TryRequest request : requests) {
+            args.add(request.xid());
+            args.add(request.reservationId());
+            args.add(Long.toString(request.branchId()));
+            args.add(request.userId());
+            args.add(Integer.toString(request.lines().size()));
+            for (StockLine line : request.lines()) {
+                Integer k = keyIndex.computeIfAbsent(StockKeys.stock(line.skuId()), key -> {
+                    keys.add(key);
+                    return keys.size();
+                });
+                args.add(k.toString());
+                args.add(Integer.toString(line.quantity()));
+            }
         }
         List<Long> reply = redis.execute(SCRIPT, keys, args.toArray());
-        return TryOutcome.decode(reply, lines);
+        if (reply == null || reply.size() != 4 * requests.size()) {
+            throw Scripts.unknownCode("try.lua (" + requests.size() + " reservations)", reply);
+        }
+        List<TryOutcome> outcomes = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            outcomes.add(TryOutcome.decode(reply.subList(4 * i, 4 * i + 4), requests.get(i).lines()));
+        }
+        return outcomes;
     }
 }

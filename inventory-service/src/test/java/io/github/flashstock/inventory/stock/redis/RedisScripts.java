@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.stock.redis;
 
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.stock.StockLine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -17,6 +18,8 @@ final class RedisScripts implements AutoCloseable {
     final LettuceConnectionFactory factory;
     final StringRedisTemplate redis;
     final TryScript tryScript;
+    /** Coalescing as the service ships it: up to 16 Tries per call, 2 calls under way per slot. */
+    final TryCoalescer coalescer;
     final ConfirmScript confirm;
     final CancelScript cancel;
     final InitScript init;
@@ -31,6 +34,8 @@ final class RedisScripts implements AutoCloseable {
         factory.start();
         redis = new StringRedisTemplate(factory);
         tryScript = new TryScript(redis);
+        coalescer = new TryCoalescer(tryScript, new TryCoalescing(16, 2, Duration.ofSeconds(10)),
+                new SimpleMeterRegistry());
         confirm = new ConfirmScript(redis);
         cancel = new CancelScript(redis);
         init = new InitScript(redis);
@@ -70,6 +75,7 @@ final class RedisScripts implements AutoCloseable {
 
     @Override
     public void close() {
+        coalescer.destroy();
         factory.destroy();
     }
 }

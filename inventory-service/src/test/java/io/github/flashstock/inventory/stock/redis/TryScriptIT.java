@@ -4,6 +4,7 @@ import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,51 @@ class TryScriptIT extends ScriptITSupport {
         // another user is not limited by alice's purchases
         assertThat(scripts.tryScript.run(xid(), "order-2", 1, "bob", lines(limited, 2)))
                 .isEqualTo(new TryOutcome.Reserved());
+    }
+
+    @Test
+    void decidesSeveralReservationsInOneCallOneAfterTheOther() {
+        // Given 5 units
+        String sku = scripts.skuWithAvailable(5);
+        String xid = xid();
+
+        // When one call carries: 3 units, 3 more, a replay of the first, then 2
+        List<TryOutcome> outcomes = scripts.tryScript.run(List.of(
+                new TryRequest(xid, "order-1", 1, "alice", lines(sku, 3)),
+                new TryRequest(xid(), "order-2", 2, "bob", lines(sku, 3)),
+                new TryRequest(xid, "order-1", 3, "alice", lines(sku, 3)),
+                new TryRequest(xid(), "order-3", 4, "carol", lines(sku, 2))));
+
+        // Then each is decided on what the ones before it left, and the replay deducts nothing
+        assertThat(outcomes).containsExactly(new TryOutcome.Reserved(), new TryOutcome.InsufficientStock(sku, 3, 2),
+                new TryOutcome.AlreadyReserved(), new TryOutcome.Reserved());
+        RedisStock stock = scripts.stock(sku);
+        assertThat(stock.locked()).isEqualTo(5);
+        assertConserved(stock);
+        assertThat(scripts.reader.heldBy(sku, "bob")).isZero();
+    }
+
+    @Test
+    void aRefusedReservationInACallLeavesItsNeighboursReservedAndItselfUntouched() {
+        // Given a limit of 3 per buyer, and two SKUs
+        String limited = scripts.sku(10, 3, 1);
+        String other = scripts.skuWithAvailable(10);
+        String refusedXid = xid();
+
+        // When alice's second reservation in the same call would pass her limit, with a line of the other SKU first
+        List<TryOutcome> outcomes = scripts.tryScript.run(List.of(
+                new TryRequest(xid(), "order-1", 1, "alice", lines(limited, 2)),
+                new TryRequest(refusedXid, "order-2", 2, "alice", lines(other, 1, limited, 2)),
+                new TryRequest(xid(), "order-3", 3, "bob", lines(other, 4, limited, 3))));
+
+        // Then the limit sees the first reservation, and the refused one changed nothing on either SKU
+        assertThat(outcomes).containsExactly(new TryOutcome.Reserved(),
+                new TryOutcome.LimitExceeded(limited, 2, 3, 2), new TryOutcome.Reserved());
+        assertThat(scripts.stock(limited).locked()).isEqualTo(5);
+        assertThat(scripts.stock(other).locked()).isEqualTo(4);
+        assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(2);
+        assertThat(scripts.reader.heldBy(other, "alice")).isZero();
+        assertThat(scripts.reader.fenceState(other, refusedXid, "order-2")).isEmpty();
     }
 
     @Test

@@ -1,0 +1,29 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Settings under {@code inventory.try-coalescing}: how {@link TryCoalescer} gathers concurrent Tries into one
+ * script call. Read at start.
+ *
+ * @param maxBatch most reservations in one call of {@code try.lua}; 1 turns coalescing off (every Try runs its own
+ *                 script on the caller's thread)
+ * @param inFlight most calls of {@code try.lua} under way at once for one cluster slot (so for one hot SKU)
+ * @param maxWait  longest a Try waits for its call, queueing included; then it fails as a timeout
+ */
+@ConfigurationProperties("inventory.try-coalescing")
+public record TryCoalescing(@DefaultValue("16") int maxBatch, @DefaultValue("2") int inFlight,
+                            @DefaultValue("3s") Duration maxWait) {
+
+    public TryCoalescing {
+        if (maxBatch < 1 || inFlight < 1) {
+            throw new IllegalArgumentException("inventory.try-coalescing: max-batch and in-flight must be at least 1, "
+                    + "were " + maxBatch + " and " + inFlight);
+        }
+        if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
+            throw new IllegalArgumentException("inventory.try-coalescing.max-wait must be positive, was " + maxWait);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import io.github.flashstock.inventory.stock.StockLine;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One reservation's Try: the transaction, the caller's idempotency key, the branch, the buyer, and its lines
+ * (merged, one per SKU, each quantity positive).
+ */
+public record TryRequest(String xid, String reservationId, long branchId, String userId, List<StockLine> lines) {
+
+    public TryRequest {
+        Objects.requireNonNull(xid, "xid");
+        Objects.requireNonNull(reservationId, "reservationId");
+        Objects.requireNonNull(userId, "userId");
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("a reservation needs at least one line");
+        }
+        lines = List.copyOf(lines);
+    }
+}

@@ -1,0 +1,223 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flashstock.inventory.stock.StockLine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+
+/** The coalescer against a stand-in for the script call: who goes with whom, how many at once, what fails. */
+class TryCoalescerTest {
+
+    private final ExecutorService callers = Executors.newFixedThreadPool(64);
+    private TryCoalescer coalescer;
+
+    @AfterEach
+    void stop() {
+        callers.shutdownNow();
+        if (coalescer != null) {
+            coalescer.destroy();
+        }
+    }
+
+    /** Refuses with "available" = the reservation's number, so each caller can tell its own outcome. */
+    private static List<TryOutcome> echo(List<TryRequest> batch) {
+        return batch.stream().<TryOutcome>map(r -> new TryOutcome.InsufficientStock(r.lines().get(0).skuId(), 1,
+                Long.parseLong(r.reservationId()))).toList();
+    }
+
+    private static TryRequest request(String sku, int n) {
+        return new TryRequest("xid-" + n, Integer.toString(n), n, "user-" + n, List.of(new StockLine(sku, 1)));
+    }
+
+    @Test
+    void everyCallerGetsItsOwnOutcomeAndCallsStayWithinTheirBounds() throws Exception {
+        // Given a script call that takes 2 ms, at most 8 Tries per call and 2 calls at once per slot
+        ConcurrentLinkedQueue<Integer> sizes = new ConcurrentLinkedQueue<>();
+        AtomicInteger underWay = new AtomicInteger();
+        AtomicInteger mostUnderWay = new AtomicInteger();
+        coalescer = new TryCoalescer(batch -> {
+            mostUnderWay.accumulateAndGet(underWay.incrementAndGet(), Math::max);
+            sizes.add(batch.size());
+            sleep(2);
+            underWay.decrementAndGet();
+            return echo(batch);
+        }, new TryCoalescing(8, 2, Duration.ofSeconds(30)), new SimpleMeterRegistry());
+
+        // When 64 threads send 2,000 Tries of one SKU
+        List<Future<Long>> answers = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            int n = i;
+            answers.add(callers.submit(() -> ((TryOutcome.InsufficientStock) coalescer.reserve(request("hot", n)))
+                    .available()));
+        }
+
+        // Then each caller got the answer to its own Try, every Try ran once, and calls were shared but bounded
+        for (int i = 0; i < 2000; i++) {
+            assertThat(answers.get(i).get(1, TimeUnit.MINUTES)).isEqualTo(i);
+        }
+        assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(2000);
+        assertThat(sizes).allSatisfy(size -> assertThat(size).isBetween(1, 8));
+        assertThat(sizes.size()).as("calls for 2,000 Tries").isLessThan(1000);
+        assertThat(mostUnderWay.get()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void slotsDoNotWaitForEachOther() throws Exception {
+        // Given two SKUs in different slots, one call at a time per slot, and the first SKU's call stuck
+        String stuck = "sku-a";
+        String free = "sku-b";
+        assertThat(slot(stuck)).isNotEqualTo(slot(free));
+        CountDownLatch release = new CountDownLatch(1);
+        coalescer = new TryCoalescer(batch -> {
+            if (batch.get(0).lines().get(0).skuId().equals(stuck)) {
+                await(release);
+            }
+            return echo(batch);
+        }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
+        Future<TryOutcome> waiting = callers.submit(() -> coalescer.reserve(request(stuck, 1)));
+
+        // When the other SKU's Try comes
+        TryOutcome other = callers.submit(() -> coalescer.reserve(request(free, 2))).get(10, TimeUnit.SECONDS);
+
+        // Then it is answered while the first is still under way
+        assertThat(other).isEqualTo(new TryOutcome.InsufficientStock(free, 1, 2));
+        assertThat(waiting).isNotDone();
+        release.countDown();
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo(new TryOutcome.InsufficientStock(stuck, 1, 1));
+    }
+
+    @Test
+    void aFailedCallFailsTheTriesInItAndTheNextCallRunsAgain() throws Exception {
+        // Given one call at a time; the first call waits until two more Tries queue behind it
+        CountDownLatch release = new CountDownLatch(1);
+        Map<String, Integer> calls = new ConcurrentHashMap<>();
+        coalescer = new TryCoalescer(batch -> {
+            String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
+            calls.put(ids, batch.size());
+            if (ids.equals("1")) {
+                await(release);
+            }
+            if (ids.contains("2")) {
+                throw new IllegalStateException("ERR script failed on reservation 2");
+            }
+            return echo(batch);
+        }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
+        Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(request("hot", 1)));
+        waitUntil(() -> calls.containsKey("1"));
+        Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
+        Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
+        waitUntil(() -> coalescer.waiting() == 2);
+
+        // When the first call ends and the next, carrying 2 and 3, fails
+        release.countDown();
+
+        // Then 1 is answered, 2 and 3 both fail with the call's error, and a later Try runs normally
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 1));
+        for (Future<TryOutcome> f : List.of(second, third)) {
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasRootCauseMessage(
+                    "ERR script failed on reservation 2");
+        }
+        assertThat(calls).containsEntry("2,3", 2);
+        assertThat(coalescer.reserve(request("hot", 4))).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 4));
+    }
+
+    @Test
+    void aTryThatWaitsTooLongFailsAsATimeoutAndIsNeverSent() throws Exception {
+        // Given one call at a time, a wait of at most 200 ms, and a first call that takes longer
+        CountDownLatch release = new CountDownLatch(1);
+        ConcurrentLinkedQueue<String> sent = new ConcurrentLinkedQueue<>();
+        coalescer = new TryCoalescer(batch -> {
+            batch.forEach(r -> sent.add(r.reservationId()));
+            if (batch.get(0).reservationId().equals("1")) {
+                await(release);
+            }
+            return echo(batch);
+        }, new TryCoalescing(16, 1, Duration.ofMillis(200)), new SimpleMeterRegistry());
+        Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(request("hot", 1)));
+        waitUntil(() -> sent.contains("1"));
+
+        // When a second Try queues behind it
+        assertThatThrownBy(() -> coalescer.reserve(request("hot", 2))).isInstanceOf(QueryTimeoutException.class)
+                .hasMessageContaining("reservation 2");
+
+        // Then, once the first call is back, the abandoned Try is left out of the next call
+        release.countDown();
+        assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(QueryTimeoutException.class);
+        assertThat(coalescer.reserve(request("hot", 3))).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 3));
+        assertThat(sent).containsExactly("1", "3");
+    }
+
+    @Test
+    void aMaxBatchOfOneRunsEachTryAloneOnItsCallersThread() {
+        ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
+        coalescer = new TryCoalescer(batch -> {
+            threads.add(Thread.currentThread());
+            assertThat(batch).hasSize(1);
+            return echo(batch);
+        }, new TryCoalescing(1, 2, Duration.ofSeconds(1)), new SimpleMeterRegistry());
+
+        assertThat(coalescer.reserve(request("hot", 7))).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 7));
+        assertThat(threads).containsExactly(Thread.currentThread());
+    }
+
+    @Test
+    void refusesSettingsThatCannotWork() {
+        assertThatThrownBy(() -> new TryCoalescing(0, 2, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-batch");
+        assertThatThrownBy(() -> new TryCoalescing(16, 0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in-flight");
+        assertThatThrownBy(() -> new TryCoalescing(16, 2, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-wait");
+    }
+
+    private static int slot(String sku) {
+        return ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku));
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached in 10 s");
+            }
+            sleep(5);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(20, TimeUnit.SECONDS)) {
+                throw new AssertionError("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
