@@ -28,8 +28,11 @@
 -- Codes 2..5 change nothing for that reservation.
 --
 -- Idempotency: the fence record is keyed by (xid, reservation id), not by branch, so a replay - including an
--- HTTP retry that arrives as a second branch, even in the same call - deducts nothing more. Every check of a
--- reservation runs before its first write.
+-- HTTP retry that arrives as a second branch, even in the same call - deducts nothing more.
+-- Writes: nothing is written until every reservation of the call is decided (stock, segments and buyer counts are
+-- kept in Lua tables meanwhile), so an error while deciding leaves Redis as it was. The writes then go in the order
+-- that keeps a failure on the safe side: locks first (a lock without a fence record is reported by the
+-- reconciler), fence records last (a fence record without its lock would let Cancel free units never locked).
 -- Segments: the search starts at a segment chosen from (xid, reservation id) and falls through to the others,
 -- splitting a line over several segments when no single one has enough; it reads segments only until the line
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
@@ -48,37 +51,70 @@ local function start_segment(xid, reservation, count)
   return h % count
 end
 
+-- What this call has read and decided so far, written to Redis at the end.
+local skus = {}      -- stock key -> {limit, count, locked, sold, segs = {[s] = {total, locked, taken}}, opened = {}}
+local sku_order = {} -- stock keys in the order first read
+local buyers = {}    -- buyer key -> units added by this call
+local buyer_order = {}
+local fences = {}    -- fence key -> true, for the reservations this call reserved
+local records = {}   -- fence records to write: {key, quantity, alloc, branch, user}
+
+local function sku_state(stock)
+  local st = skus[stock]
+  if st == nil then
+    local h = redis.call('HMGET', stock, 'limit', 'segments', 'locked', 'sold')
+    if not h[2] then
+      st = false
+    else
+      st = {limit = tonumber(h[1] or '0'), count = tonumber(h[2]), locked = tonumber(h[3]), sold = tonumber(h[4]),
+        segs = {}, seg_order = {}, opened = {}}
+      sku_order[#sku_order + 1] = stock
+    end
+    skus[stock] = st
+  end
+  return st
+end
+
+local function segment(st, stock, s)
+  local seg = st.segs[s]
+  if seg == nil then
+    local v = redis.call('HMGET', stock .. ':seg:' .. s, 'total', 'locked')
+    seg = {total = tonumber(v[1] or '0'), locked = tonumber(v[2] or '0'), taken = 0}
+    st.segs[s] = seg
+    st.seg_order[#st.seg_order + 1] = s
+  end
+  return seg
+end
+
 -- Decides one reservation; lines is a list of {stock key, quantity}. Returns code, line, a, b.
 local function try_one(xid, reservation, branch, user, lines)
-  -- Phase 1: check every line and plan its allocation; nothing is written yet.
+  -- check every line and plan its allocation; nothing is taken yet
   local plans = {}
   for i, line in ipairs(lines) do
     local stock = line[1]
     local quantity = line[2]
     local fence = stock .. ':tx:' .. xid .. ':' .. reservation
-    local state = redis.call('HGET', fence, 'state')
+    local state = fences[fence] and 'TRIED' or redis.call('HGET', fence, 'state')
     if state == 'CANCELLED' then
       return 4, i, 0, 0
     end
     if not state then
-      local sku = redis.call('HMGET', stock, 'limit', 'segments', 'locked', 'sold')
-      if not sku[2] then
+      local st = sku_state(stock)
+      if not st then
         return 5, i, 0, 0
       end
-      local limit = tonumber(sku[1] or '0')
-      local count = tonumber(sku[2])
-      local first = start_segment(xid, reservation, count)
+      local first = start_segment(xid, reservation, st.count)
       local left = quantity
       local available = 0
       local alloc = {}
-      for j = 0, count - 1 do
-        local s = (first + j) % count
-        local seg = redis.call('HMGET', stock .. ':seg:' .. s, 'total', 'locked')
-        local free = tonumber(seg[1] or '0') - tonumber(seg[2] or '0')
+      for j = 0, st.count - 1 do
+        local s = (first + j) % st.count
+        local seg = segment(st, stock, s)
+        local free = seg.total - seg.locked
         if free > 0 then
           available = available + free
           local take = math.min(free, left)
-          alloc[#alloc + 1] = {s, take}
+          alloc[#alloc + 1] = {seg, s, take}
           left = left - take
           if left == 0 then
             -- enough: the segments not read yet matter only to a refusal's "available"
@@ -90,14 +126,13 @@ local function try_one(xid, reservation, branch, user, lines)
         return 2, i, available, 0
       end
       local buyer = stock .. ':buyer:' .. user
-      if limit > 0 then
-        local held = tonumber(redis.call('GET', buyer) or '0')
-        if held + quantity > limit then
-          return 3, i, limit, held
+      if st.limit > 0 then
+        local held = tonumber(redis.call('GET', buyer) or '0') + (buyers[buyer] or 0)
+        if held + quantity > st.limit then
+          return 3, i, st.limit, held
         end
       end
-      plans[#plans + 1] = {stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc,
-        locked = tonumber(sku[3]), sold = tonumber(sku[4])}
+      plans[#plans + 1] = {st = st, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
     end
   end
 
@@ -105,19 +140,24 @@ local function try_one(xid, reservation, branch, user, lines)
     return 1, 0, 0, 0
   end
 
-  -- Phase 2: apply every planned line. (A stock key appears once per reservation, so the values read in phase 1
-  -- are current.)
+  -- take every planned line (a stock key appears once per reservation, so what phase one read is current)
   for _, p in ipairs(plans) do
     local parts = {}
     for _, a in ipairs(p.alloc) do
-      redis.call('HINCRBY', p.stock .. ':seg:' .. a[1], 'locked', a[2])
-      parts[#parts + 1] = a[1] .. ':' .. a[2]
+      a[1].locked = a[1].locked + a[3]
+      a[1].taken = a[1].taken + a[3]
+      parts[#parts + 1] = a[2] .. ':' .. a[3]
     end
-    redis.call('HSET', p.stock, 'locked', p.locked + p.quantity, 'sold', p.sold + p.quantity)
-    redis.call('INCRBY', p.buyer, p.quantity)
-    redis.call('SADD', p.stock .. ':open', p.fence)
-    redis.call('HSET', p.fence, 'state', 'TRIED', 'quantity', p.quantity, 'alloc', table.concat(parts, ','),
-      'branch', branch, 'user', user, 'tried_at', now)
+    p.st.locked = p.st.locked + p.quantity
+    p.st.sold = p.st.sold + p.quantity
+    if not buyers[p.buyer] then
+      buyers[p.buyer] = 0
+      buyer_order[#buyer_order + 1] = p.buyer
+    end
+    buyers[p.buyer] = buyers[p.buyer] + p.quantity
+    fences[p.fence] = true
+    p.st.opened[#p.st.opened + 1] = p.fence
+    records[#records + 1] = {p.fence, p.quantity, table.concat(parts, ','), branch, user}
   end
   return 0, 0, 0, 0
 end
@@ -138,5 +178,37 @@ while at <= #ARGV do
   reply[#reply + 1] = line
   reply[#reply + 1] = a
   reply[#reply + 1] = b
+end
+
+-- Write what was decided: locks, then buyer counts, then fence records and the open set.
+for _, stock in ipairs(sku_order) do
+  local st = skus[stock]
+  if #st.opened > 0 then
+    redis.call('HSET', stock, 'locked', st.locked, 'sold', st.sold)
+    for _, s in ipairs(st.seg_order) do
+      local seg = st.segs[s]
+      if seg.taken > 0 then
+        redis.call('HINCRBY', stock .. ':seg:' .. s, 'locked', seg.taken)
+      end
+    end
+  end
+end
+for _, buyer in ipairs(buyer_order) do
+  redis.call('INCRBY', buyer, buyers[buyer])
+end
+for _, r in ipairs(records) do
+  redis.call('HSET', r[1], 'state', 'TRIED', 'quantity', r[2], 'alloc', r[3], 'branch', r[4], 'user', r[5],
+    'tried_at', now)
+end
+for _, stock in ipairs(sku_order) do
+  local opened = skus[stock].opened
+  if #opened == 1 then
+    redis.call('SADD', stock .. ':open', opened[1])
+  else
+    -- SADD takes many members; unpack in slices to stay far from Lua's stack limit
+    for from = 1, #opened, 500 do
+      redis.call('SADD', stock .. ':open', unpack(opened, from, math.min(from + 499, #opened)))
+    end
+  end
 end
 return reply

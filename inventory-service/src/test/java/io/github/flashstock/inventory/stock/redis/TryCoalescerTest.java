@@ -122,6 +122,7 @@ class TryCoalescerTest {
         Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(request("hot", 1)));
         waitUntil(() -> calls.containsKey("1"));
         Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
+        waitUntil(() -> coalescer.waiting() == 1);
         Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
         waitUntil(() -> coalescer.waiting() == 2);
 

@@ -3,11 +3,13 @@ package io.github.flashstock.inventory.stock.redis;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
 
 class TryScriptIT extends ScriptITSupport {
 
@@ -127,6 +129,28 @@ class TryScriptIT extends ScriptITSupport {
         assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(2);
         assertThat(scripts.reader.heldBy(other, "alice")).isZero();
         assertThat(scripts.reader.fenceState(other, refusedXid, "order-2")).isEmpty();
+    }
+
+    @Test
+    void anErrorWhileDecidingACallLeavesRedisAsItWas() {
+        // Given a good SKU, and a SKU whose segment holds a corrupt total
+        String good = scripts.skuWithAvailable(10);
+        String corrupt = scripts.skuWithAvailable(10);
+        scripts.redis.opsForHash().put(StockKeys.segment(corrupt, 0), "total", "not-a-number");
+        String goodXid = xid();
+
+        // When one call carries a Try of the good SKU and then one of the corrupt SKU
+        assertThatThrownBy(() -> scripts.tryScript.run(List.of(
+                new TryRequest(goodXid, "order-1", 1, "alice", lines(good, 3)),
+                new TryRequest(xid(), "order-2", 2, "bob", lines(corrupt, 1)))))
+                .isInstanceOf(DataAccessException.class);
+
+        // Then the first Try left nothing behind either: no lock, no buyer count, no fence record, no open entry
+        RedisStock stock = scripts.stock(good);
+        assertThat(stock.locked()).isZero();
+        assertThat(scripts.reader.heldBy(good, "alice")).isZero();
+        assertThat(scripts.reader.fenceState(good, goodXid, "order-1")).isEmpty();
+        assertThat(scripts.redis.opsForSet().size(StockKeys.stock(good) + ":open")).isZero();
     }
 
     @Test
