@@ -21,7 +21,9 @@ import java.util.Set;
  *   <li>the service's Java path in-process: {@link TryCoalescer} over {@link TryScript} (keys, arguments, EVALSHA
  *       through Spring Data Redis and Lettuce, reply decoding), every call a new reservation; and, for comparison,
  *       the same without coalescing (every Try its own script call on its caller's thread);</li>
- *   <li>{@code redis-benchmark} sending EVALSHA of the same {@code try.lua}, 50 clients, random reservation ids;</li>
+ *   <li>{@code redis-benchmark} sending EVALSHA of the same {@code try.lua}, 50 clients, random reservation ids, one
+ *       reservation per call; and again with max-batch reservations per call, the shape of the coalesced calls, as
+ *       the ceiling of what Redis does with such calls;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients.</li>
  * </ol>
  * Prints each round and the medians with the two ratios. Runs on the devstack (Redis database 15, flushed
@@ -30,6 +32,8 @@ import java.util.Set;
 public final class TryBenchmark {
 
     private static final int CLIENTS = 50;
+    /** Reservations per call in the second redis-benchmark run: the coalescing's max-batch. */
+    private static final int PER_CALL = RedisBench.COALESCING.maxBatch();
     private static final String SKU = RedisBench.SKU;
 
     public static void main(String[] args) throws Exception {
@@ -53,6 +57,7 @@ public final class TryBenchmark {
     private static void run(Endpoints e, int rounds, int requests) throws Exception {
         List<Double> java = new ArrayList<>();
         List<Double> alone = new ArrayList<>();
+        List<Double> referenceBatched = new ArrayList<>();
         List<Double> reference = new ArrayList<>();
         List<Double> mysql = new ArrayList<>();
         System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores); "
@@ -67,32 +72,38 @@ public final class TryBenchmark {
             bench.javaPath(CLIENTS, Math.min(requests, 50_000), false);
             for (int round = 1; round <= rounds; round++) {
                 double r = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests).perSecond();
+                double rb = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests, PER_CALL).perSecond();
                 bench.fresh(1);
                 double j = bench.javaPath(CLIENTS, requests, true).perSecond();
                 bench.fresh(1);
                 double a = bench.javaPath(CLIENTS, requests, false).perSecond();
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
                 reference.add(r);
+                referenceBatched.add(rb);
                 java.add(j);
                 alone.add(a);
                 mysql.add(m);
                 System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s) | redis-benchmark EVALSHA "
-                        + "%,.0f/s | MariaDB hot-row UPDATE %,.0f/s%n", round, j, a, r, m);
+                        + "%,.0f/s (%d per call: %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n", round, j, a, r, PER_CALL,
+                        rb, m);
             }
         }
         double mj = RedisBench.median(java);
         double mr = RedisBench.median(reference);
         double mm = RedisBench.median(mysql);
         double ma = RedisBench.median(alone);
+        double mrb = RedisBench.median(referenceBatched);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
         System.out.printf("| service Java path (TryCoalescer + TryScript, in-process) | %,.0f |%n", mj);
         System.out.printf("| the same without coalescing (TryScript alone, one Try per call) | %,.0f |%n", ma);
         System.out.printf("| redis-benchmark EVALSHA try.lua | %,.0f |%n", mr);
+        System.out.printf("| redis-benchmark EVALSHA try.lua, %d reservations per call (Redis's ceiling for such calls) "
+                + "| %,.0f |%n", PER_CALL, mrb);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
-        System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)%n",
-                mj / mr, mj / mm, ma / mr, ma / mm);
+        System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)   "
+                + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
     }
 
     /** Units locked by the run divided by its wall time: the rate of successful conditional updates. */
