@@ -117,10 +117,17 @@ public class TryCoalescer implements DisposableBean {
         return ClusterSlotHashUtil.calculateSlot(StockKeys.stock(request.lines().get(0).skuId()));
     }
 
+    /** Stops the senders; Tries still waiting fail at once rather than after {@link TryCoalescing#maxWait()}. */
     @Override
     public void destroy() {
         if (senders != null) {
             senders.shutdownNow();
+            IllegalStateException stopped = new IllegalStateException("the Try coalescer has stopped");
+            for (Lane lane : lanes.values()) {
+                for (Pending p = lane.queue.poll(); p != null; p = lane.queue.poll()) {
+                    p.result.completeExceptionally(stopped);
+                }
+            }
         }
     }
 

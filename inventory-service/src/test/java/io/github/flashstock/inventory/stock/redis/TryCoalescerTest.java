@@ -166,6 +166,29 @@ class TryCoalescerTest {
     }
 
     @Test
+    void triesStillWaitingFailAtOnceWhenTheCoalescerStops() throws Exception {
+        // Given one call at a time, a long wait allowed, a stuck first call and a Try queued behind it
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        coalescer = new TryCoalescer(batch -> {
+            entered.countDown();
+            await(release);
+            return echo(batch);
+        }, new TryCoalescing(16, 1, Duration.ofMinutes(5)), new SimpleMeterRegistry());
+        callers.submit(() -> coalescer.reserve(request("hot", 1)));
+        await(entered);
+        Future<TryOutcome> queued = callers.submit(() -> coalescer.reserve(request("hot", 2)));
+        waitUntil(() -> coalescer.waiting() == 1);
+
+        // When the service shuts down
+        coalescer.destroy();
+
+        // Then the queued Try fails now, not in five minutes
+        assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("the Try coalescer has stopped");
+        release.countDown();
+    }
+
+    @Test
     void aMaxBatchOfOneRunsEachTryAloneOnItsCallersThread() {
         ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
         coalescer = new TryCoalescer(batch -> {
