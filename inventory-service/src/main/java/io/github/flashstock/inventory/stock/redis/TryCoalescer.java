@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,7 @@ public class TryCoalescer implements DisposableBean {
     private final DistributionSummary batchSizes;
     private final ExecutorService senders;
     private final Map<Integer, Lane> lanes = new ConcurrentHashMap<>();
+    private volatile boolean stopped;
 
     @Autowired
     public TryCoalescer(TryScript script, TryCoalescing settings, MeterRegistry meters) {
@@ -75,11 +77,14 @@ public class TryCoalescer implements DisposableBean {
             batchSizes.record(1);
             return runner.run(List.of(request)).get(0);
         }
+        if (stopped) {
+            throw stopped();
+        }
         Pending pending = new Pending(request);
         Lane lane = lanes.computeIfAbsent(slot(request), slot -> new Lane());
         lane.queue.add(pending);
         if (lane.tryStart(settings.inFlight())) {
-            senders.execute(() -> send(lane));
+            schedule(lane);
         }
         return pending.await(settings.maxWait());
     }
@@ -91,7 +96,7 @@ public class TryCoalescer implements DisposableBean {
             lane.running.decrementAndGet();
             // a Try queued after take() and before the decrement saw every call under way: pick it up here
             if (!lane.queue.isEmpty() && lane.tryStart(settings.inFlight())) {
-                senders.execute(() -> send(lane));
+                schedule(lane);
             }
             return;
         }
@@ -105,7 +110,26 @@ public class TryCoalescer implements DisposableBean {
             batch.forEach(p -> p.result.completeExceptionally(e));
         }
         // again through the pool rather than in a loop, so that other slots' calls get their turn
-        senders.execute(() -> send(lane));
+        schedule(lane);
+    }
+
+    private void schedule(Lane lane) {
+        try {
+            senders.execute(() -> send(lane));
+        } catch (RejectedExecutionException e) {
+            // stopping: nothing will send what is queued
+            failQueued(lane);
+        }
+    }
+
+    private static void failQueued(Lane lane) {
+        for (Pending p = lane.queue.poll(); p != null; p = lane.queue.poll()) {
+            p.result.completeExceptionally(stopped());
+        }
+    }
+
+    private static IllegalStateException stopped() {
+        return new IllegalStateException("the Try coalescer has stopped");
     }
 
     /** Tries queued for a call, over all slots. */
@@ -121,13 +145,9 @@ public class TryCoalescer implements DisposableBean {
     @Override
     public void destroy() {
         if (senders != null) {
+            stopped = true;
             senders.shutdownNow();
-            IllegalStateException stopped = new IllegalStateException("the Try coalescer has stopped");
-            for (Lane lane : lanes.values()) {
-                for (Pending p = lane.queue.poll(); p != null; p = lane.queue.poll()) {
-                    p.result.completeExceptionally(stopped);
-                }
-            }
+            lanes.values().forEach(TryCoalescer::failQueued);
         }
     }
 

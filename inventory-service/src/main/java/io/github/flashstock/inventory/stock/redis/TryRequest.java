@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One reservation's Try: the transaction, the caller's idempotency key, the branch, the buyer, and its lines
- * (merged, one per SKU, each quantity positive).
+ * One reservation's Try: the transaction, the caller's idempotency key, the branch, the buyer, and its lines, one
+ * per SKU ({@code try.lua} checks each line against the stock alone, so lines of one SKU are merged here).
  */
 public record TryRequest(String xid, String reservationId, long branchId, String userId, List<StockLine> lines) {
 
@@ -17,6 +17,6 @@ public record TryRequest(String xid, String reservationId, long branchId, String
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("a reservation needs at least one line");
         }
-        lines = List.copyOf(lines);
+        lines = List.copyOf(StockLine.merge(lines));
     }
 }

@@ -183,8 +183,9 @@ class TryCoalescerTest {
         // When the service shuts down
         coalescer.destroy();
 
-        // Then the queued Try fails now, not in five minutes
+        // Then the queued Try fails now, not in five minutes, and so does a Try that comes later
         assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS)).hasRootCauseMessage("the Try coalescer has stopped");
+        assertThatThrownBy(() -> coalescer.reserve(request("hot", 3))).hasMessage("the Try coalescer has stopped");
         release.countDown();
     }
 

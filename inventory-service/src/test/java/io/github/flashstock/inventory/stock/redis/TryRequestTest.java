@@ -1,0 +1,25 @@
+package io.github.flashstock.inventory.stock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flashstock.inventory.stock.StockLine;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TryRequestTest {
+
+    @Test
+    void mergesLinesOfOneSkuSoTheScriptChecksTheirSum() {
+        TryRequest request = new TryRequest("xid", "order-1", 1, "alice",
+                List.of(new StockLine("a", 2), new StockLine("b", 1), new StockLine("a", 3)));
+
+        assertThat(request.lines()).containsExactly(new StockLine("a", 5), new StockLine("b", 1));
+    }
+
+    @Test
+    void needsAtLeastOneLine() {
+        assertThatThrownBy(() -> new TryRequest("xid", "order-1", 1, "alice", List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
