@@ -117,6 +117,9 @@ class FlashSaleConcurrencyIT extends InventoryITSupport {
             long stocked = sku.equals(hot) ? 200 : 5000;
             long confirmed = sku.equals(hot) ? hotConfirmed.get() : sideConfirmed.get();
             await().atMost(Duration.ofSeconds(60)).until(() -> inventory.stock(sku).at("/redis/locked").asLong() == 0);
+            // a Confirm whose MySQL step lost a deadlock returned false and is retried by Seata a moment later
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == confirmed);
             s = inventory.stock(sku);
             long total = s.at("/redis/total").asLong();
             long sold = s.at("/redis/sold").asLong();

@@ -136,6 +136,9 @@ class LiveSegmentsIT extends InventoryITSupport {
         assertThat(failures).isEmpty();
         // And every reservation ended; the units balance; Redis agrees with MySQL
         await().atMost(Duration.ofSeconds(60)).until(() -> inventory.stock(hot).at("/redis/locked").asLong() == 0);
+        // a Confirm whose MySQL step lost a deadlock returned false and is retried by Seata a moment later
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> inventory.stock(hot).at("/mysql/sold").asLong() == confirmedUnits.get());
         JsonNode s = inventory.stock(hot);
         long total = s.at("/redis/total").asLong();
         long sold = s.at("/redis/sold").asLong();
