@@ -20,6 +20,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.stereotype.Component;
@@ -34,9 +35,11 @@ import org.springframework.stereotype.Component;
  * once; the Tries that arrive while calls are under way wait for the next free call and go together, at most
  * {@link TryCoalescing#maxBatch()} per call. The calls run on a small pool of sender threads; the callers wait.
  *
- * <p>A call that fails (connection lost, timeout, script error) fails every Try in it. Some of them may have
- * reserved before the failure; each of those Tries failed, so its global transaction rolls back, and Cancel
- * releases what the fence record holds.
+ * <p>When Redis cannot be reached (connection lost, timeout) a call fails every Try in it. When Redis answers a call
+ * with an error, the script has written nothing (it decides the whole call before its first write), and each Try
+ * of the call is sent again alone, so that only the one causing the error fails. A Try that failed may still have
+ * reserved (a reply lost after the script ran); its global transaction rolls back, and Cancel releases what the
+ * fence record holds.
  */
 @Component
 public class TryCoalescer implements DisposableBean {
@@ -106,7 +109,15 @@ public class TryCoalescer implements DisposableBean {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result.complete(outcomes.get(i));
             }
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
+            if (batch.size() > 1 && !unreachable(e)) {
+                // Redis answered with an error (say, one SKU's hash is corrupt). The script wrote nothing, so each
+                // Try goes again alone, and only the one that causes the error fails.
+                batch.forEach(this::runAlone);
+            } else {
+                batch.forEach(p -> p.result.completeExceptionally(e));
+            }
+        } catch (Error e) {
             batch.forEach(p -> p.result.completeExceptionally(e));
         }
         // again through the pool rather than in a loop, so that other slots' calls get their turn
@@ -130,6 +141,19 @@ public class TryCoalescer implements DisposableBean {
 
     private static IllegalStateException stopped() {
         return new IllegalStateException("the Try coalescer has stopped");
+    }
+
+    private void runAlone(Pending pending) {
+        try {
+            pending.result.complete(runner.run(List.of(pending.request)).get(0));
+        } catch (RuntimeException | Error e) {
+            pending.result.completeExceptionally(e);
+        }
+    }
+
+    /** Redis did not answer (connection lost, timeout): going again one by one would only wait longer. */
+    private static boolean unreachable(RuntimeException e) {
+        return e instanceof QueryTimeoutException || e instanceof DataAccessResourceFailureException;
     }
 
     /** Tries queued for a call, over all slots. */

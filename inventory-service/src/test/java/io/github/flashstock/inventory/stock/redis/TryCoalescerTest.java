@@ -8,8 +8,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 
 /** The coalescer against a stand-in for the script call: who goes with whom, how many at once, what fails. */
@@ -104,39 +104,76 @@ class TryCoalescerTest {
     }
 
     @Test
-    void aFailedCallFailsTheTriesInItAndTheNextCallRunsAgain() throws Exception {
-        // Given one call at a time; the first call waits until two more Tries queue behind it
+    void anErrorAnswerFailsOnlyTheTryThatCausesItAndTheOthersGoAgainAlone() throws Exception {
+        // Given one call at a time, a first call that waits until two more Tries queue behind it, and Redis
+        // answering every call that carries reservation 2 with an error
         CountDownLatch release = new CountDownLatch(1);
-        Map<String, Integer> calls = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> calls = new ConcurrentLinkedQueue<>();
         coalescer = new TryCoalescer(batch -> {
             String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
-            calls.put(ids, batch.size());
+            calls.add(ids);
             if (ids.equals("1")) {
                 await(release);
             }
-            if (ids.contains("2")) {
-                throw new IllegalStateException("ERR script failed on reservation 2");
+            if (batch.stream().anyMatch(r -> r.reservationId().equals("2"))) {
+                throw new RedisSystemException("ERR user_script: corrupt stock hash", null);
             }
             return echo(batch);
         }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
-        Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(request("hot", 1)));
-        waitUntil(() -> calls.containsKey("1"));
+        Future<TryOutcome> first = queueBehind(calls, "1");
         Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
         waitUntil(() -> coalescer.waiting() == 1);
         Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
         waitUntil(() -> coalescer.waiting() == 2);
 
-        // When the first call ends and the next, carrying 2 and 3, fails
+        // When the first call ends and the next one, carrying 2 and 3, is answered with the error
         release.countDown();
 
-        // Then 1 is answered, 2 and 3 both fail with the call's error, and a later Try runs normally
+        // Then 2 fails, 3 is answered after going again alone, and a later Try runs normally
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 1));
+        assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(RedisSystemException.class);
+        assertThat(third.get(10, TimeUnit.SECONDS)).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 3));
+        assertThat(calls).containsExactly("1", "2,3", "2", "3");
+        assertThat(coalescer.reserve(request("hot", 4))).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 4));
+    }
+
+    @Test
+    void redisOutOfReachFailsEveryTryOfTheCallWithoutGoingAgain() throws Exception {
+        // Given one call at a time, and the connection lost for the call after the first
+        CountDownLatch release = new CountDownLatch(1);
+        ConcurrentLinkedQueue<String> calls = new ConcurrentLinkedQueue<>();
+        coalescer = new TryCoalescer(batch -> {
+            String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
+            calls.add(ids);
+            if (ids.equals("1")) {
+                await(release);
+                return echo(batch);
+            }
+            throw new RedisConnectionFailureException("connection reset");
+        }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
+        Future<TryOutcome> first = queueBehind(calls, "1");
+        Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
+        waitUntil(() -> coalescer.waiting() == 1);
+        Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
+        waitUntil(() -> coalescer.waiting() == 2);
+
+        // When the first call ends and the next one cannot reach Redis
+        release.countDown();
+
+        // Then both Tries of that call fail at once, and neither was sent again
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 1));
         for (Future<TryOutcome> f : List.of(second, third)) {
-            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasRootCauseMessage(
-                    "ERR script failed on reservation 2");
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(RedisConnectionFailureException.class);
         }
-        assertThat(calls).containsEntry("2,3", 2);
-        assertThat(coalescer.reserve(request("hot", 4))).isEqualTo(new TryOutcome.InsufficientStock("hot", 1, 4));
+        assertThat(calls).containsExactly("1", "2,3");
+    }
+
+    /** Sends Try {@code id} and waits until its call is under way (where the stand-in holds it). */
+    private Future<TryOutcome> queueBehind(ConcurrentLinkedQueue<String> calls, String id) {
+        Future<TryOutcome> f = callers.submit(() -> coalescer.reserve(request("hot", Integer.parseInt(id))));
+        waitUntil(() -> calls.contains(id));
+        return f;
     }
 
     @Test
