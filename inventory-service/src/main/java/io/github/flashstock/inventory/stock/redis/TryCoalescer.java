@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,10 +36,12 @@ import org.springframework.stereotype.Component;
  * {@link TryCoalescing#maxBatch()} per call. The calls run on a small pool of sender threads; the callers wait.
  *
  * <p>When Redis cannot be reached (connection lost, timeout) a call fails every Try in it. When Redis answers a call
- * with an error, the script has written nothing (it decides the whole call before its first write), and each Try
- * of the call is sent again alone, so that only the one causing the error fails. A Try that failed may still have
- * reserved (a reply lost after the script ran); its global transaction rolls back, and Cancel releases what the
- * fence record holds.
+ * with an error, each Try of the call is sent again alone, so that only the one causing the error fails. That is
+ * safe because the script decides the whole call before its first write, and the errors come from deciding
+ * (corrupt values); an error while writing (a key of the wrong type under a SKU's prefix) could leave locks without
+ * fence records, which keeps units locked, never oversold, until the reconciler reports the drift. A Try that
+ * failed may still have reserved (a reply lost after the script ran); its global transaction rolls back, and
+ * Cancel releases what the fence record holds.
  */
 @Component
 public class TryCoalescer implements DisposableBean {
@@ -111,8 +113,8 @@ public class TryCoalescer implements DisposableBean {
             }
         } catch (RuntimeException e) {
             if (batch.size() > 1 && !unreachable(e)) {
-                // Redis answered with an error (say, one SKU's hash is corrupt). The script wrote nothing, so each
-                // Try goes again alone, and only the one that causes the error fails.
+                // Redis answered with an error (say, one SKU's hash is corrupt) while deciding, before any write:
+                // each Try goes again alone, and only the one that causes the error fails
                 batch.forEach(this::runAlone);
             } else {
                 batch.forEach(p -> p.result.completeExceptionally(e));
