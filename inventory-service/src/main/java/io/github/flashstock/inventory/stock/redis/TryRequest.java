@@ -17,6 +17,7 @@ public record TryRequest(String xid, String reservationId, long branchId, String
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("a reservation needs at least one line");
         }
-        lines = List.copyOf(StockLine.merge(lines));
+        // one line, the common case, has nothing to merge
+        lines = List.copyOf(lines.size() == 1 ? lines : StockLine.merge(lines));
     }
 }

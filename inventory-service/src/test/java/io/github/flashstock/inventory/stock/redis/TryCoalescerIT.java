@@ -4,6 +4,7 @@ import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -34,7 +35,7 @@ class TryCoalescerIT extends ScriptITSupport {
         TryCoalescer coalescer = new TryCoalescer(batch -> {
             callSizes.add(batch.size());
             if (callSizes.size() == 1) {
-                awaitRelease(release);
+                TryCoalescerTest.hold(release);
             }
             return scripts.tryScript.run(batch);
         }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
@@ -45,13 +46,13 @@ class TryCoalescerIT extends ScriptITSupport {
             TryRequest poisoned = new TryRequest(xid(), "order-2", 3, "bob", lines(good, 1, corrupt, 1));
             TryRequest after = new TryRequest(xid(), "order-3", 4, "carol", lines(good, 3, other, 3));
             Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(opening));
-            waitFor(() -> callSizes.size() == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> callSizes.size() == 1);
             Future<TryOutcome> a = callers.submit(() -> coalescer.reserve(before));
-            waitFor(() -> coalescer.waiting() == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.waiting() == 1);
             Future<TryOutcome> b = callers.submit(() -> coalescer.reserve(poisoned));
-            waitFor(() -> coalescer.waiting() == 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.waiting() == 2);
             Future<TryOutcome> c = callers.submit(() -> coalescer.reserve(after));
-            waitFor(() -> coalescer.waiting() == 3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.waiting() == 3);
 
             // When the first call returns and the three queued Tries go in one call
             release.countDown();
@@ -73,27 +74,6 @@ class TryCoalescerIT extends ScriptITSupport {
             release.countDown();
             callers.shutdownNow();
             coalescer.destroy();
-        }
-    }
-
-    private static void awaitRelease(CountDownLatch release) {
-        try {
-            if (!release.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("first call never released");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 10 s");
-            }
-            Thread.sleep(5);
         }
     }
 }

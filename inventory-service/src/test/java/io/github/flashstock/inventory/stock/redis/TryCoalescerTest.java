@@ -2,12 +2,14 @@ package io.github.flashstock.inventory.stock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -87,7 +89,7 @@ class TryCoalescerTest {
         CountDownLatch release = new CountDownLatch(1);
         coalescer = new TryCoalescer(batch -> {
             if (batch.get(0).lines().get(0).skuId().equals(stuck)) {
-                await(release);
+                hold(release);
             }
             return echo(batch);
         }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
@@ -109,22 +111,16 @@ class TryCoalescerTest {
         // answering every call that carries reservation 2 with an error
         CountDownLatch release = new CountDownLatch(1);
         ConcurrentLinkedQueue<String> calls = new ConcurrentLinkedQueue<>();
-        coalescer = new TryCoalescer(batch -> {
-            String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
-            calls.add(ids);
-            if (ids.equals("1")) {
-                await(release);
-            }
+        coalescer = oneCallAtATime(holdingCallOfOne(release, calls, batch -> {
             if (batch.stream().anyMatch(r -> r.reservationId().equals("2"))) {
                 throw new RedisSystemException("ERR user_script: corrupt stock hash", null);
             }
             return echo(batch);
-        }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
-        Future<TryOutcome> first = queueBehind(calls, "1");
-        Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
-        waitUntil(() -> coalescer.waiting() == 1);
-        Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
-        waitUntil(() -> coalescer.waiting() == 2);
+        }));
+        Future<TryOutcome> first = send(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.contains("1"));
+        Future<TryOutcome> second = sendAndWaitQueued(2, 1);
+        Future<TryOutcome> third = sendAndWaitQueued(3, 2);
 
         // When the first call ends and the next one, carrying 2 and 3, is answered with the error
         release.countDown();
@@ -142,20 +138,16 @@ class TryCoalescerTest {
         // Given one call at a time, and the connection lost for the call after the first
         CountDownLatch release = new CountDownLatch(1);
         ConcurrentLinkedQueue<String> calls = new ConcurrentLinkedQueue<>();
-        coalescer = new TryCoalescer(batch -> {
-            String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
-            calls.add(ids);
-            if (ids.equals("1")) {
-                await(release);
-                return echo(batch);
+        coalescer = oneCallAtATime(holdingCallOfOne(release, calls, batch -> {
+            if (calls.size() > 1) {
+                throw new RedisConnectionFailureException("connection reset");
             }
-            throw new RedisConnectionFailureException("connection reset");
-        }, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
-        Future<TryOutcome> first = queueBehind(calls, "1");
-        Future<TryOutcome> second = callers.submit(() -> coalescer.reserve(request("hot", 2)));
-        waitUntil(() -> coalescer.waiting() == 1);
-        Future<TryOutcome> third = callers.submit(() -> coalescer.reserve(request("hot", 3)));
-        waitUntil(() -> coalescer.waiting() == 2);
+            return echo(batch);
+        }));
+        Future<TryOutcome> first = send(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.contains("1"));
+        Future<TryOutcome> second = sendAndWaitQueued(2, 1);
+        Future<TryOutcome> third = sendAndWaitQueued(3, 2);
 
         // When the first call ends and the next one cannot reach Redis
         release.countDown();
@@ -169,10 +161,36 @@ class TryCoalescerTest {
         assertThat(calls).containsExactly("1", "2,3");
     }
 
-    /** Sends Try {@code id} and waits until its call is under way (where the stand-in holds it). */
-    private Future<TryOutcome> queueBehind(ConcurrentLinkedQueue<String> calls, String id) {
-        Future<TryOutcome> f = callers.submit(() -> coalescer.reserve(request("hot", Integer.parseInt(id))));
-        waitUntil(() -> calls.contains(id));
+    /** A coalescer sending one call at a time for a slot, with a long wait allowed. */
+    private static TryCoalescer oneCallAtATime(TryCoalescer.BatchRunner runner) {
+        return new TryCoalescer(runner, new TryCoalescing(16, 1, Duration.ofSeconds(30)), new SimpleMeterRegistry());
+    }
+
+    /**
+     * A stand-in that notes each call's reservation ids (joined by commas) in {@code calls}, holds the call made of
+     * reservation 1 alone until {@code release} opens, and answers with {@code then}.
+     */
+    private static TryCoalescer.BatchRunner holdingCallOfOne(CountDownLatch release, Queue<String> calls,
+                                                            TryCoalescer.BatchRunner then) {
+        return batch -> {
+            String ids = String.join(",", batch.stream().map(TryRequest::reservationId).toList());
+            calls.add(ids);
+            if (ids.equals("1")) {
+                hold(release);
+            }
+            return then.run(batch);
+        };
+    }
+
+    /** Sends Try {@code n} of SKU "hot" from a caller thread. */
+    private Future<TryOutcome> send(int n) {
+        return callers.submit(() -> coalescer.reserve(request("hot", n)));
+    }
+
+    /** Sends Try {@code n} and waits until {@code queued} Tries wait for a call, this one the last. */
+    private Future<TryOutcome> sendAndWaitQueued(int n, int queued) {
+        Future<TryOutcome> f = send(n);
+        await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.waiting() == queued);
         return f;
     }
 
@@ -184,12 +202,12 @@ class TryCoalescerTest {
         coalescer = new TryCoalescer(batch -> {
             batch.forEach(r -> sent.add(r.reservationId()));
             if (batch.get(0).reservationId().equals("1")) {
-                await(release);
+                hold(release);
             }
             return echo(batch);
         }, new TryCoalescing(16, 1, Duration.ofMillis(200)), new SimpleMeterRegistry());
         Future<TryOutcome> first = callers.submit(() -> coalescer.reserve(request("hot", 1)));
-        waitUntil(() -> sent.contains("1"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent.contains("1"));
 
         // When a second Try queues behind it
         assertThatThrownBy(() -> coalescer.reserve(request("hot", 2))).isInstanceOf(QueryTimeoutException.class)
@@ -209,13 +227,13 @@ class TryCoalescerTest {
         CountDownLatch release = new CountDownLatch(1);
         coalescer = new TryCoalescer(batch -> {
             entered.countDown();
-            await(release);
+            hold(release);
             return echo(batch);
         }, new TryCoalescing(16, 1, Duration.ofMinutes(5)), new SimpleMeterRegistry());
         callers.submit(() -> coalescer.reserve(request("hot", 1)));
-        await(entered);
+        hold(entered);
         Future<TryOutcome> queued = callers.submit(() -> coalescer.reserve(request("hot", 2)));
-        waitUntil(() -> coalescer.waiting() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.waiting() == 1);
 
         // When the service shuts down
         coalescer.destroy();
@@ -253,17 +271,8 @@ class TryCoalescerTest {
         return ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku));
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 10 s");
-            }
-            sleep(5);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
+    /** Blocks until {@code latch} opens (a stand-in holding its call); shared with {@link TryCoalescerIT}. */
+    static void hold(CountDownLatch latch) {
         try {
             if (!latch.await(20, TimeUnit.SECONDS)) {
                 throw new AssertionError("never released");
