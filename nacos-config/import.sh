@@ -3,7 +3,7 @@
 # (POST /nacos/v1/cs/configs, accepted by Nacos 2.x and 3.x), as type yaml in group DEFAULT_GROUP (or NACOS_GROUP).
 #   NACOS_SERVER_ADDR=127.0.0.1:8848 nacos-config/import.sh
 # Optional: NACOS_NAMESPACE (namespace id), NACOS_USERNAME / NACOS_PASSWORD (servers with auth on; a token is
-# obtained from /nacos/v1/auth/login first).
+# obtained from /nacos/v1/auth/users/login first). The services read the same four variables.
 set -euo pipefail
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 addr="${NACOS_SERVER_ADDR:?set NACOS_SERVER_ADDR, e.g. 127.0.0.1:8848}"
@@ -11,7 +11,7 @@ case "$addr" in http://*|https://*) base="$addr" ;; *) base="http://$addr" ;; es
 group="${NACOS_GROUP:-DEFAULT_GROUP}"
 token=""
 if [ -n "${NACOS_USERNAME:-}" ]; then
-  login="$(curl -fsS -X POST "$base/nacos/v1/auth/login" \
+  login="$(curl -fsS -X POST "$base/nacos/v1/auth/users/login" \
     --data-urlencode "username=$NACOS_USERNAME" --data-urlencode "password=${NACOS_PASSWORD:-}")"
   token="$(printf '%s' "$login" | sed -n 's/.*"accessToken":"\([^"]*\)".*/\1/p')"
   [ -n "$token" ] || { echo "login to $base failed: $login" >&2; exit 1; }

@@ -11,11 +11,13 @@ public enum Component {
     REDIS_CLUSTER,
     MARIADB,
     SEATA,
-    ROCKETMQ;
+    ROCKETMQ,
+    /** Configuration and discovery for the services (and, on request, the Seata TC's registry). */
+    NACOS;
 
     /** What {@code up} starts when nothing more is asked for. */
     public static Set<Component> defaults() {
-        return EnumSet.of(REDIS, MARIADB, SEATA, ROCKETMQ);
+        return EnumSet.of(REDIS, MARIADB, SEATA, ROCKETMQ, NACOS);
     }
 
     /** {@code redis-cluster} → {@link #REDIS_CLUSTER}. */

@@ -38,6 +38,7 @@ public final class DevStack {
         servers.put(Component.MARIADB, new MariaDbServer(config));
         servers.put(Component.SEATA, new SeataServer(config));
         servers.put(Component.ROCKETMQ, new RocketMqServer(config));
+        servers.put(Component.NACOS, new NacosServer(config));
     }
 
     public static DevStack fromEnvironment() {

@@ -94,13 +94,15 @@ public final class DevStackCli {
         System.out.printf("total RSS: %.0f MiB   home: %s%n", total / 1024.0, stack.config().home());
         Endpoints e = stack.endpoints();
         System.out.printf("redis %s:%d | mysql %s (users inventory/orders/seata, password %s) | seata %s, console %s"
-                        + " (%s/%s) | rocketmq namesrv %s%n", e.redisHost(), e.redisPort(),
+                        + " (%s/%s) | rocketmq namesrv %s | nacos %s%s%n", e.redisHost(), e.redisPort(),
                 e.jdbcUrl("<db>"), e.dbPassword(), e.seataAddress(), e.seataConsoleUrl(),
-                DevStackConfig.SEATA_CONSOLE_USER, DevStackConfig.SEATA_CONSOLE_PASSWORD, e.namesrvAddress());
+                DevStackConfig.SEATA_CONSOLE_USER, DevStackConfig.SEATA_CONSOLE_PASSWORD, e.namesrvAddress(),
+                e.nacosAddress(), e.nacosAuth() ? " (auth on: " + e.nacosUsername() + "/" + e.nacosPassword() + ")"
+                        : " (auth off)");
     }
 
     private static int usage() {
-        System.err.println("usage: devstack up [--with-cluster] [--only redis,redis-cluster,mariadb,seata,rocketmq]"
+        System.err.println("usage: devstack up [--with-cluster] [--only redis,redis-cluster,mariadb,seata,rocketmq,nacos]"
                 + " | status | down");
         return 2;
     }

@@ -26,6 +26,12 @@ import java.util.function.Function;
  * @param namesrvPort    RocketMQ name server
  * @param brokerPort     RocketMQ broker; it also listens on port - 2 (fast channel) and port + 1 (HA)
  * @param topics         topics created once the broker is up
+ * @param nacosPort      Nacos main port (HTTP, context {@code /nacos}); Nacos also listens on port + 1000 and
+ *                       port + 1001 (gRPC, what clients use) and port - 1000 (JRaft)
+ * @param nacosAuth      whether the Nacos server checks identities (then its admin user is {@code nacosUsername})
+ * @param nacosUsername  the Nacos admin user the devstack creates when auth is on
+ * @param nacosPassword  its password
+ * @param seataRegistry  where the Seata TC registers: {@code file} (clients use a fixed address) or {@code nacos}
  * @param startTimeout   how long a server may take to become ready
  * @param stopTimeout    how long a server may take to stop before it is killed
  */
@@ -42,8 +48,20 @@ public record DevStackConfig(
         int namesrvPort,
         int brokerPort,
         List<String> topics,
+        int nacosPort,
+        boolean nacosAuth,
+        String nacosUsername,
+        String nacosPassword,
+        String seataRegistry,
         Duration startTimeout,
         Duration stopTimeout) {
+
+    public DevStackConfig {
+        if (nacosPort <= 1000 || nacosPort + 1001 > 65535) {
+            throw new IllegalArgumentException("devstack.nacos.port must be between 1001 and 64534 (Nacos also listens"
+                    + " on port - 1000 and port + 1001), was " + nacosPort);
+        }
+    }
 
     /** Databases the devstack creates, each with a user of the same name. */
     public static final List<String> DATABASES = List.of("inventory", "orders", "seata");
@@ -84,6 +102,11 @@ public record DevStackConfig(
                 intValue(lookup, "devstack.rocketmq.broker-port", 10911),
                 List.of(Optional.ofNullable(lookup.apply("devstack.rocketmq.topics"))
                         .orElse("stock-events,stock-reconciliation,devstack-selftest").split("\\s*,\\s*")),
+                intValue(lookup, "devstack.nacos.port", 18848),
+                booleanValue(lookup, "devstack.nacos.auth"),
+                Optional.ofNullable(lookup.apply("devstack.nacos.username")).orElse("nacos"),
+                Optional.ofNullable(lookup.apply("devstack.nacos.password")).orElse("devstack-nacos"),
+                registryType(Optional.ofNullable(lookup.apply("devstack.seata.registry")).orElse("file")),
                 Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }
@@ -107,6 +130,24 @@ public record DevStackConfig(
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " (or " + envName(key) + ") is not a number: " + raw, e);
         }
+    }
+
+    private static boolean booleanValue(Function<String, String> lookup, String key) {
+        String raw = lookup.apply(key);
+        if (raw == null || raw.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (raw.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new IllegalArgumentException(key + " (or " + envName(key) + ") must be true or false, was " + raw);
+    }
+
+    private static String registryType(String type) {
+        if (!type.equals("file") && !type.equals("nacos")) {
+            throw new IllegalArgumentException("devstack.seata.registry must be 'file' or 'nacos', was " + type);
+        }
+        return type;
     }
 
     private static String storeMode(String mode) {
@@ -143,6 +184,11 @@ public record DevStackConfig(
                 "-Ddevstack.rocketmq.namesrv-port=" + namesrvPort,
                 "-Ddevstack.rocketmq.broker-port=" + brokerPort,
                 "-Ddevstack.rocketmq.topics=" + String.join(",", topics),
+                "-Ddevstack.nacos.port=" + nacosPort,
+                "-Ddevstack.nacos.auth=" + nacosAuth,
+                "-Ddevstack.nacos.username=" + nacosUsername,
+                "-Ddevstack.nacos.password=" + nacosPassword,
+                "-Ddevstack.seata.registry=" + seataRegistry,
                 "-Ddevstack.start-timeout-seconds=" + startTimeout.toSeconds(),
                 "-Ddevstack.stop-timeout-seconds=" + stopTimeout.toSeconds());
     }

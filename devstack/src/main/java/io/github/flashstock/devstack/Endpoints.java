@@ -43,4 +43,22 @@ public record Endpoints(DevStackConfig config) {
     public String namesrvAddress() {
         return "127.0.0.1:" + config.namesrvPort();
     }
+
+    /** For {@code NACOS_SERVER_ADDR} / {@code spring.cloud.nacos.server-addr}: {@code 127.0.0.1:port}. */
+    public String nacosAddress() {
+        return "127.0.0.1:" + config.nacosPort();
+    }
+
+    /** True when the Nacos server checks identities; then clients log in with the user and password below. */
+    public boolean nacosAuth() {
+        return config.nacosAuth();
+    }
+
+    public String nacosUsername() {
+        return config.nacosUsername();
+    }
+
+    public String nacosPassword() {
+        return config.nacosPassword();
+    }
 }

@@ -1,5 +1,6 @@
 package io.github.flashstock.support;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.DefaultPropertiesPropertySource;
@@ -15,12 +16,17 @@ import org.springframework.util.StringUtils;
  *   <li>A Nacos address is configured ({@code spring.cloud.nacos.server-addr}, or the environment variable
  *   {@code NACOS_SERVER_ADDR}): Nacos config and discovery are switched on, and {@code flashstock.config.source}
  *   becomes {@code nacos:}, so {@code spring.config.import: optional:${flashstock.config.source}<dataId>} reads the
- *   dataId from Nacos, refreshed on every change.</li>
+ *   dataId from Nacos, refreshed on every change. {@code NACOS_NAMESPACE}, {@code NACOS_GROUP},
+ *   {@code NACOS_USERNAME} and {@code NACOS_PASSWORD}, when set, apply to config and discovery alike (the same
+ *   variables {@code nacos-config/import.sh} reads).</li>
  *   <li>No address: both are switched off (no Nacos thread or socket) and the same dataId is read from
  *   {@code classpath:nacos-config/} (the files of the repository's {@code nacos-config/}, packaged into the jar) or
  *   from wherever {@code flashstock.config.source} points, e.g. {@code file:/etc/flashstock/}. Peers come from Spring
  *   Cloud's simple discovery ({@code spring.cloud.discovery.client.simple.instances}).</li>
  * </ul>
+ * When Nacos is configured but cannot be reached at start, the service does not start ({@link NacosUnreachable}
+ * says why and what to do). Once started, it keeps its last configuration while Nacos is away and picks up changes
+ * when Nacos is back.
  * The choices are defaults (the {@code defaultProperties} source): anything set explicitly wins. They sit in the one
  * source that Spring Cloud's refresh copies into the environment it reloads, so a refresh reads the same place.
  */
@@ -40,7 +46,20 @@ public class ConfigSourceSwitch implements EnvironmentPostProcessor, Ordered {
         defaults.put("spring.cloud.nacos.config.enabled", nacos);
         defaults.put("spring.cloud.nacos.discovery.enabled", nacos);
         if (nacos) {
+            NacosUnreachable.check(address, Duration.ofSeconds(3));
             defaults.put(NACOS_ADDRESS, address);
+            // Spring Cloud Alibaba's start-up check looks for a nacos: entry in the raw spring.config.import values,
+            // before placeholders are resolved, so it cannot see the one behind ${flashstock.config.source}; this
+            // switch is what guarantees that import, so the check is redundant here.
+            defaults.put("spring.cloud.nacos.config.import-check.enabled", false);
+            copy(environment, defaults, "NACOS_NAMESPACE", "spring.cloud.nacos.config.namespace",
+                    "spring.cloud.nacos.discovery.namespace");
+            copy(environment, defaults, "NACOS_GROUP", "spring.cloud.nacos.config.group",
+                    "spring.cloud.nacos.discovery.group");
+            copy(environment, defaults, "NACOS_USERNAME", "spring.cloud.nacos.username",
+                    "spring.cloud.nacos.config.username", "spring.cloud.nacos.discovery.username");
+            copy(environment, defaults, "NACOS_PASSWORD", "spring.cloud.nacos.password",
+                    "spring.cloud.nacos.config.password", "spring.cloud.nacos.discovery.password");
             // the services bind to loopback by default; register the address they can be reached on
             defaults.put("spring.cloud.nacos.discovery.ip", environment.getProperty("server.address", "127.0.0.1"));
             defaults.put("spring.cloud.nacos.config.file-extension", "yaml");
@@ -49,6 +68,17 @@ public class ConfigSourceSwitch implements EnvironmentPostProcessor, Ordered {
         // instances named by Nacos come first; the simple list is the fallback when Nacos knows none
         defaults.put("spring.cloud.discovery.client.simple.order", 100);
         DefaultPropertiesPropertySource.addOrMerge(defaults, environment.getPropertySources());
+    }
+
+    /** The environment variable's value, if set, as the default of each property (an explicit property wins). */
+    private static void copy(ConfigurableEnvironment environment, Map<String, Object> defaults, String variable,
+                             String... properties) {
+        String value = environment.getProperty(variable);
+        if (StringUtils.hasText(value)) {
+            for (String property : properties) {
+                defaults.put(property, value.trim());
+            }
+        }
     }
 
     static String nacosAddress(ConfigurableEnvironment environment) {
