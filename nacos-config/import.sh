@@ -11,10 +11,11 @@ case "$addr" in http://*|https://*) base="$addr" ;; *) base="http://$addr" ;; es
 group="${NACOS_GROUP:-DEFAULT_GROUP}"
 token=""
 if [ -n "${NACOS_USERNAME:-}" ]; then
-  login="$(curl -fsS -X POST "$base/nacos/v1/auth/users/login" \
-    --data-urlencode "username=$NACOS_USERNAME" --data-urlencode "password=${NACOS_PASSWORD:-}")"
+  login="$(curl -sS -X POST "$base/nacos/v1/auth/users/login" \
+    --data-urlencode "username=$NACOS_USERNAME" --data-urlencode "password=${NACOS_PASSWORD:-}")" || {
+    echo "login to $base failed: no answer" >&2; exit 1; }
   token="$(printf '%s' "$login" | sed -n 's/.*"accessToken":"\([^"]*\)".*/\1/p')"
-  [ -n "$token" ] || { echo "login to $base failed: $login" >&2; exit 1; }
+  [ -n "$token" ] || { echo "login to $base as $NACOS_USERNAME failed (wrong user or password?): $login" >&2; exit 1; }
 fi
 count=0
 for file in "$dir"/*.yaml; do
@@ -23,9 +24,12 @@ for file in "$dir"/*.yaml; do
         --data-urlencode "content@$file")
   [ -n "${NACOS_NAMESPACE:-}" ] && args+=(--data-urlencode "tenant=$NACOS_NAMESPACE")
   [ -n "$token" ] && args+=(--data-urlencode "accessToken=$token")
-  answer="$(curl -fsS -X POST "$base/nacos/v1/cs/configs" "${args[@]}")"
+  answer="$(curl -sS -X POST "$base/nacos/v1/cs/configs" "${args[@]}")" || {
+    echo "publishing $data_id to $base failed: no answer" >&2; exit 1; }
   if [ "$answer" != "true" ]; then
-    echo "publishing $data_id to $base failed: $answer" >&2
+    hint=""
+    [ -z "$token" ] && hint=" (a server with auth on needs NACOS_USERNAME and NACOS_PASSWORD)"
+    echo "publishing $data_id to $base failed: $answer$hint" >&2
     exit 1
   fi
   echo "published $data_id (group $group) to $base"

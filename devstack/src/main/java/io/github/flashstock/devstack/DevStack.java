@@ -64,7 +64,8 @@ public final class DevStack {
     /**
      * Makes sure the given servers run and answer. A server already up (its processes alive and ours, and
      * healthy) is left alone; one whose processes are partly gone is stopped and started again. Servers start
-     * in parallel, except that a {@code db}-mode Seata TC waits for MariaDB.
+     * in parallel, except that a {@code db}-mode Seata TC waits for MariaDB and one that registers in Nacos for
+     * Nacos.
      *
      * @throws IllegalStateException when a port is held by a foreign process (the message names it), or a
      *                               server does not become ready in time (the message names its log)
@@ -76,15 +77,23 @@ public final class DevStack {
             if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
                 wanted.add(Component.MARIADB);
             }
+            // a db-store TC needs MariaDB first; a TC that registers in Nacos waits for a Nacos this stack starts
+            List<Component> seataNeeds = new ArrayList<>();
+            if (config.seataStore().equals("db")) {
+                seataNeeds.add(Component.MARIADB);
+            }
+            if (config.seataRegistry().equals("nacos") && wanted.contains(Component.NACOS)) {
+                seataNeeds.add(Component.NACOS);
+            }
             Map<Component, CompletableFuture<Boolean>> futures = new LinkedHashMap<>();
             for (Component c : wanted) {
-                if (c == Component.SEATA && config.seataStore().equals("db")) {
-                    continue;
+                if (c != Component.SEATA) {
+                    futures.put(c, CompletableFuture.supplyAsync(() -> ensureUp(c)));
                 }
-                futures.put(c, CompletableFuture.supplyAsync(() -> ensureUp(c)));
             }
-            if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
-                futures.put(Component.SEATA, futures.get(Component.MARIADB).thenApply(x -> ensureUp(Component.SEATA)));
+            if (wanted.contains(Component.SEATA)) {
+                CompletableFuture<?>[] before = seataNeeds.stream().map(futures::get).toArray(CompletableFuture[]::new);
+                futures.put(Component.SEATA, CompletableFuture.allOf(before).thenApply(x -> ensureUp(Component.SEATA)));
             }
             Map<Component, Boolean> started = new EnumMap<>(Component.class);
             List<String> failures = new ArrayList<>();

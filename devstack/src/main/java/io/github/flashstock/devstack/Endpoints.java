@@ -44,6 +44,11 @@ public record Endpoints(DevStackConfig config) {
         return "127.0.0.1:" + config.namesrvPort();
     }
 
+    /** {@code file} (clients use {@link #seataAddress()}) or {@code nacos} (clients look the TC up in Nacos). */
+    public String seataRegistry() {
+        return config.seataRegistry();
+    }
+
     /** For {@code NACOS_SERVER_ADDR} / {@code spring.cloud.nacos.server-addr}: {@code 127.0.0.1:port}. */
     public String nacosAddress() {
         return "127.0.0.1:" + config.nacosPort();

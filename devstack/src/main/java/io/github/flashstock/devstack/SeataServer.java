@@ -17,11 +17,15 @@ import java.util.regex.Pattern;
 /**
  * The Seata TC ({@code io.seata:seata-server:2.0.0}) in a JVM of its own. It reads
  * {@code ./config/application.yml} from its working directory, which the devstack writes before each start.
- * Store: {@code file} (default) or {@code db} on the devstack's MariaDB.
+ * Store: {@code file} (default) or {@code db} on the devstack's MariaDB. Registry: {@code file} (default: clients
+ * use its address) or {@code nacos} (it registers in the devstack's Nacos and clients look it up there).
  */
 final class SeataServer extends Server {
 
     private static final Pattern TOKEN = Pattern.compile("\"data\"\\s*:\\s*\"([^\"]+)\"");
+    /** The service name and group the TC registers under in Nacos when {@code devstack.seata.registry=nacos}. */
+    public static final String NACOS_SERVICE = "seata-server";
+    public static final String NACOS_GROUP = "SEATA_GROUP";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     SeataServer(DevStackConfig config) {
@@ -51,7 +55,9 @@ final class SeataServer extends Server {
                 "io.seata.server.ServerApplication"));
         // Its RPC port binds every interface, and XIDs carry the host's first non-loopback address: harmless,
         // clients find the TC through the configured grouplist, never through the XID.
-        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of());
+        // SEATA_IP: the address the TC puts into XIDs and, with the nacos registry, registers: loopback, like every
+        // other server of the devstack
+        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of("SEATA_IP", "127.0.0.1"));
     }
 
     private String applicationYml() {
@@ -92,8 +98,7 @@ final class SeataServer extends Server {
                   config:
                     type: file
                   registry:
-                    type: file
-                  server:
+                %s  server:
                     service-port: %d
                   store:
                 %s  security:
@@ -102,8 +107,28 @@ final class SeataServer extends Server {
                     ignore:
                       urls: /,/**/*.css,/**/*.js,/**/*.html,/**/*.map,/**/*.svg,/**/*.png,/**/*.jpeg,/**/*.ico,/api/v1/auth/login,/metadata/v1/**
                 """.formatted(config.seataConsolePort(), DevStackConfig.SEATA_CONSOLE_USER,
-                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(), store,
+                DevStackConfig.SEATA_CONSOLE_PASSWORD, registry(), config.seataPort(), store,
                 secretKey());
+    }
+
+    /** {@code file}, or {@code nacos}: the TC registers as {@value #NACOS_SERVICE} in group {@value #NACOS_GROUP}. */
+    private String registry() {
+        if (!config.seataRegistry().equals("nacos")) {
+            return "    type: file\n";
+        }
+        String credentials = config.nacosAuth() ? """
+                      username: %s
+                      password: %s
+                """.formatted(config.nacosUsername(), config.nacosPassword()) : "";
+        return """
+                    type: nacos
+                    nacos:
+                      application: %s
+                      server-addr: 127.0.0.1:%d
+                      group: %s
+                      namespace: ""
+                      cluster: default
+                %s""".formatted(NACOS_SERVICE, config.nacosPort(), NACOS_GROUP, credentials);
     }
 
     /** A fresh signing key for console tokens; JJWT wants at least 256 bits for HS256 once decoded. */
@@ -119,7 +144,27 @@ final class SeataServer extends Server {
 
     @Override
     boolean healthy() {
-        return Processes.accepts(config.seataPort()) && consoleToken().isPresent();
+        return Processes.accepts(config.seataPort()) && consoleToken().isPresent()
+                && (!config.seataRegistry().equals("nacos") || registeredInNacos());
+    }
+
+    /** Nacos lists this TC (127.0.0.1 and its RPC port) as a healthy instance. */
+    private boolean registeredInNacos() {
+        HttpRequest list = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + config.nacosPort()
+                        + "/nacos/v1/ns/instance/list?serviceName=" + NACOS_SERVICE + "&groupName=" + NACOS_GROUP
+                        + "&healthyOnly=true" + new NacosServer(config).accessToken().map(t -> "&accessToken=" + t)
+                        .orElse("")))
+                .timeout(Duration.ofSeconds(3)).GET().build();
+        try {
+            HttpResponse<String> response = HTTP.send(list, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().replace(" ", "")
+                    .contains("\"ip\":\"127.0.0.1\",\"port\":" + config.seataPort() + ",");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Logs in to the console API; a token proves the console and its security chain are up. */

@@ -1,25 +1,44 @@
 package io.github.flashstock.sale;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * {@code bin/demo}: the devstack, both services and a flash sale, with its report; then everything stays up until
  * Ctrl-C, or, with {@code --exit}, stops at once (exit code 0 only when the sale balanced).
  * <pre>
- * bin/demo [--exit] [--buyers 2000] [--units 200] [--clients 32]
+ * bin/demo [--exit] [--buyers 2000] [--units 200] [--clients 32] [--instances 1] [--no-nacos]
  * </pre>
- * Ports: INVENTORY_PORT (8081), ORDER_DEMO_PORT (8082), and the devstack's DEVSTACK_* settings.
+ * By default configuration and discovery come from the devstack's Nacos: {@code nacos-config/} is published there
+ * with {@code import.sh}, the services register, order-demo finds inventory-service through it, and part-way through
+ * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
+ * simple discovery instead. Ports: INVENTORY_PORT (8081; further instances take the next ports), ORDER_DEMO_PORT
+ * (8082), and the devstack's DEVSTACK_* settings.
  */
 public final class DemoCli {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private DemoCli() {
     }
@@ -29,27 +48,36 @@ public final class DemoCli {
         int buyers = 2000;
         int units = 200;
         int clients = 32;
+        int instances = 1;
+        boolean nacos = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--exit" -> exit = true;
                 case "--buyers" -> buyers = positive(args, ++i);
                 case "--units" -> units = positive(args, ++i);
                 case "--clients" -> clients = positive(args, ++i);
+                case "--instances" -> instances = positive(args, ++i);
+                case "--no-nacos" -> nacos = false;
                 default -> {
-                    System.err.println("unknown argument " + args[i]
-                            + "; usage: bin/demo [--exit] [--buyers N] [--units N] [--clients N]");
+                    System.err.println("unknown argument " + args[i] + "; usage: bin/demo [--exit] [--buyers N]"
+                            + " [--units N] [--clients N] [--instances N] [--no-nacos]");
                     System.exit(2);
                 }
             }
         }
-        System.exit(run(exit, buyers, units, clients));
+        System.exit(run(exit, buyers, units, clients, instances, nacos));
     }
 
-    static int run(boolean exit, int buyers, int units, int clients) {
+    static int run(boolean exit, int buyers, int units, int clients, int instances, boolean nacos) {
         DevStack stack = DevStack.fromEnvironment();
         DevStackConfig config = stack.config();
-        System.out.println("Starting the devstack (Redis, MariaDB, Seata TC, RocketMQ) on 127.0.0.1 ...");
-        DevStack.UpReport up = stack.up(Component.defaults());
+        Set<Component> servers = Component.defaults();
+        if (!nacos) {
+            servers.remove(Component.NACOS);
+        }
+        System.out.println("Starting the devstack (" + servers.stream().map(Component::cliName)
+                .collect(Collectors.joining(", ")) + ") on 127.0.0.1 ...");
+        DevStack.UpReport up = stack.up(servers);
         if (up.startedAny()) {
             // started by this demo: stopped when this JVM ends, however it ends
             stack.claimForBuild(ProcessHandle.current().pid());
@@ -57,13 +85,39 @@ public final class DemoCli {
         System.out.printf("devstack ready in %.1f s%n", up.elapsed().toMillis() / 1000.0);
         Endpoints endpoints = stack.endpoints();
         String token = env("INVENTORY_ADMIN_TOKEN").orElse("demo-" + UUID.randomUUID());
-        String configSource = "--flashstock.config.source=file:" + config.root().resolve("nacos-config") + "/";
-        Services.Settings settings = Services.Settings.of(config.root(),
-                        Integer.parseInt(env("INVENTORY_PORT").orElse("8081")),
+        int inventoryPort = Integer.parseInt(env("INVENTORY_PORT").orElse("8081"));
+        List<Integer> inventoryPorts = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            // 8081, then 8083, 8084, ...: order-demo keeps 8082
+            inventoryPorts.add(i == 0 ? inventoryPort : inventoryPort + 1 + i);
+        }
+        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort,
                         Integer.parseInt(env("ORDER_DEMO_PORT").orElse("8082")), token, config.home().resolve("logs"))
-                .withInventoryArgs(configSource)
-                .withOrderArgs(configSource);
-        System.out.println("Starting inventory-service and order-demo (logs in " + settings.logDir() + ") ...");
+                .withInventoryPorts(inventoryPorts);
+        Optional<NacosAdmin> nacosAdmin = Optional.empty();
+        String setup;
+        if (nacos) {
+            NacosConnection connection = NacosConnection.of(endpoints.nacosAddress());
+            if (endpoints.nacosAuth()) {
+                connection = connection.withCredentials(endpoints.nacosUsername(), endpoints.nacosPassword());
+            }
+            NacosAdmin admin = new NacosAdmin(connection);
+            NacosAdmin.ImportRun imported = admin.importFolder(config.root());
+            System.out.print(imported.output());
+            if (imported.exitCode() != 0) {
+                throw new IllegalStateException("nacos-config/import.sh failed (exit " + imported.exitCode() + ")");
+            }
+            settings = settings.withNacos(connection);
+            nacosAdmin = Optional.of(admin);
+            setup = "configuration and discovery: " + connection.describe();
+        } else {
+            String configSource = "--flashstock.config.source=file:" + config.root().resolve("nacos-config") + "/";
+            settings = settings.withInventoryArgs(configSource).withOrderArgs(configSource);
+            setup = "configuration and discovery: local files (nacos-config/), Spring Cloud simple discovery";
+        }
+        setup += "; " + instances + " inventory instance" + (instances == 1 ? "" : "s");
+        System.out.println("Starting " + instances + " inventory-service instance(s) and order-demo (logs in "
+                + settings.logDir() + ") ...");
         Services services = Services.start(endpoints, settings, Duration.ofMinutes(3));
         Thread stopper = new Thread(services::close, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
@@ -73,8 +127,13 @@ public final class DemoCli {
         System.out.printf("%nFlash sale %s: %s (%d units, limit %d per user) and %s (%d units); %d buyers, %d at a time%n",
                 saleId, plan.skus().get(0).skuId(), plan.skus().get(0).units(), plan.skus().get(0).perUserLimit(),
                 plan.skus().get(1).skuId(), plan.skus().get(1).units(), plan.buyers(), plan.concurrency());
-        SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), token, System.out)
-                .run(plan);
+        FlashSale sale = new FlashSale(services.order().url(), services.inventory().url(), token, System.out)
+                .describedAs(setup);
+        if (nacosAdmin.isPresent()) {
+            sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),
+                    plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));
+        }
+        SaleReport report = sale.run(plan);
         report.print(System.out);
 
         System.out.println();
@@ -85,7 +144,14 @@ public final class DemoCli {
         System.out.println("Seata console      " + endpoints.seataConsoleUrl() + "  (login " + DevStackConfig.SEATA_CONSOLE_USER
                 + " / " + DevStackConfig.SEATA_CONSOLE_PASSWORD + "): TransactionInfo, application ids "
                 + "order-demo and inventory-service, group flashstock-tx-group");
-        System.out.println("live config        edit nacos-config/*.yaml, then POST /actuator/refresh on the service");
+        if (nacos) {
+            System.out.println("live config        NACOS_SERVER_ADDR=" + endpoints.nacosAddress()
+                    + " nacos-config/import.sh publishes nacos-config/*.yaml; the services apply changes as Nacos"
+                    + " pushes them");
+        } else {
+            System.out.println("live config        edit nacos-config/*.yaml, then POST /actuator/refresh with"
+                    + " Authorization: Bearer <admin token>");
+        }
         if (exit) {
             Runtime.getRuntime().removeShutdownHook(stopper);
             services.close();
@@ -102,6 +168,48 @@ public final class DemoCli {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /**
+     * Part-way through the sale: the hot SKU's segment count goes from 1 to 4 in Nacos (the service's dataId as in
+     * {@code nacos-config/}, with a per-SKU override); the report says when Redis showed the new count.
+     */
+    static FlashSale.MidSale resegmentInNacos(NacosAdmin nacos, Path root, String inventoryUrl, String skuId,
+                                              int afterAnswers) {
+        return new FlashSale.MidSale(afterAnswers, "segments of " + skuId + " 1 -> 4 in Nacos", () -> {
+            String dataId;
+            try {
+                dataId = Files.readString(root.resolve("nacos-config/inventory-service.yaml"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (!dataId.contains("skus: {}")) {
+                throw new IllegalStateException("nacos-config/inventory-service.yaml has no 'skus: {}' to extend");
+            }
+            long published = System.nanoTime();
+            if (!nacos.publish("inventory-service.yaml", dataId.replace("skus: {}", "skus: {" + skuId + ": 4}"))) {
+                throw new IllegalStateException("Nacos refused the change");
+            }
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            long deadline = published + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline) {
+                try {
+                    String stock = http.send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId
+                            + "/stock")).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                    if (JSON.readTree(stock).path("redis").path("segments").asInt() == 4) {
+                        return "published after " + afterAnswers + " answers; 4 segments in Redis "
+                                + (System.nanoTime() - published) / 1_000_000 + " ms later";
+                    }
+                    Thread.sleep(50);
+                } catch (IOException e) {
+                    // the next poll tells
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return "published after " + afterAnswers + " answers; NOT in force in Redis 30 s later";
+        });
     }
 
     private static Optional<String> env(String name) {

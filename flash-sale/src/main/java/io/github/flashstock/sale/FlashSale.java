@@ -15,13 +15,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Runs a flash sale against order-demo (orders) and inventory-service (stock and admin), as buyers would: each
@@ -42,11 +45,32 @@ public final class FlashSale {
             .build();
     private final ObjectMapper json = new ObjectMapper();
 
+    private final List<MidSale> midSale = new ArrayList<>();
+    private String setup = "";
+
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
         this.orderUrl = orderUrl;
         this.inventoryUrl = inventoryUrl;
         this.adminToken = adminToken;
         this.progress = progress;
+    }
+
+    /**
+     * Something done part-way through the sale (a configuration change, a process killed): it starts, on a thread of
+     * its own, once {@code afterAnswers} orders have been answered; the line it returns goes into the report.
+     */
+    public record MidSale(int afterAnswers, String name, Supplier<String> action) {
+    }
+
+    public FlashSale during(MidSale action) {
+        midSale.add(action);
+        return this;
+    }
+
+    /** A line at the head of the report: where configuration and discovery came from, how many instances. */
+    public FlashSale describedAs(String line) {
+        this.setup = line;
+        return this;
     }
 
     /** One buyer's order as planned. */
@@ -66,6 +90,9 @@ public final class FlashSale {
         AtomicInteger done = new AtomicInteger();
         AtomicInteger confirmed = new AtomicInteger();
         ExecutorService clients = Executors.newFixedThreadPool(plan.concurrency());
+        Map<Integer, List<MidSale>> due = new TreeMap<>();
+        midSale.forEach(m -> due.computeIfAbsent(Math.max(1, m.afterAnswers()), k -> new ArrayList<>()).add(m));
+        List<CompletableFuture<String>> happened = new CopyOnWriteArrayList<>();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
         long start = System.nanoTime();
         ticker.scheduleAtFixedRate(() -> progress.printf("  %5d / %d orders answered, %d confirmed, %.0f orders/s%n",
@@ -81,7 +108,16 @@ public final class FlashSale {
                     if (answer.status() == 201) {
                         confirmed.incrementAndGet();
                     }
-                    done.incrementAndGet();
+                    int answered = done.incrementAndGet();
+                    for (MidSale m : due.getOrDefault(answered, List.of())) {
+                        happened.add(CompletableFuture.supplyAsync(() -> {
+                            try {
+                                return m.name() + ": " + m.action().get();
+                            } catch (RuntimeException e) {
+                                return m.name() + ": FAILED, " + e.getMessage();
+                            }
+                        }));
+                    }
                 }));
             }
             for (Future<?> f : pending) {
@@ -93,8 +129,16 @@ public final class FlashSale {
             ticker.shutdownNow();
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        List<String> events = new ArrayList<>();
+        for (CompletableFuture<String> f : happened) {
+            try {
+                events.add(f.get(2, TimeUnit.MINUTES));
+            } catch (Exception e) {
+                events.add("an action during the sale did not finish: " + e.getMessage());
+            }
+        }
         try {
-            return report(plan, List.copyOf(answers), elapsed, clients);
+            return report(plan, List.copyOf(answers), elapsed, clients, events);
         } finally {
             clients.shutdownNow();
         }
@@ -154,8 +198,8 @@ public final class FlashSale {
                 type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, nanos);
     }
 
-    private SaleReport report(SalePlan plan, List<Answer> answers, Duration elapsed, ExecutorService clients)
-            throws RuntimeException {
+    private SaleReport report(SalePlan plan, List<Answer> answers, Duration elapsed, ExecutorService clients,
+                              List<String> events) {
         Map<String, Integer> refused = new TreeMap<>();
         Map<String, Integer> errors = new TreeMap<>();
         Map<String, Long> confirmedUnits = new TreeMap<>();
@@ -184,7 +228,7 @@ public final class FlashSale {
         List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());
         Collections.sort(latencies);
         return new SaleReport(answers.size(), confirmed, refused, errors, skus, mismatches, elapsed,
-                percentile(latencies, 0.50), percentile(latencies, 0.95), percentile(latencies, 0.99));
+                percentile(latencies, 0.50), percentile(latencies, 0.95), percentile(latencies, 0.99), setup, events);
     }
 
     /** Reads every order back: 201 answers must be CONFIRMED, refusals CANCELLED. Returns how many are not. */

@@ -12,7 +12,12 @@ import java.util.Map;
  */
 public record SaleReport(int orders, int confirmed, Map<String, Integer> refusedByReason,
                          Map<String, Integer> errorsByKind, List<SkuResult> skus, int statusMismatches,
-                         Duration elapsed, Duration p50, Duration p95, Duration p99) {
+                         Duration elapsed, Duration p50, Duration p95, Duration p99, String setup,
+                         List<String> duringTheSale) {
+
+    public SaleReport {
+        duringTheSale = List.copyOf(duringTheSale);
+    }
 
     /** One SKU after the sale. {@code redis*} and {@code mysql*} are the two stores' own views. */
     public record SkuResult(String skuId, long stocked, long soldRedis, long soldMysql, long remainingRedis,
@@ -59,6 +64,9 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
     public void print(PrintStream out) {
         out.println();
         out.println("== Flash sale report ==");
+        if (!setup.isEmpty()) {
+            out.println(setup);
+        }
         out.printf("orders placed      %d in %.1f s (%.0f orders/s)%n", orders, elapsed.toMillis() / 1000.0,
                 ordersPerSecond());
         out.printf("  confirmed        %d%n", confirmed);
@@ -68,6 +76,10 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
         errorsByKind.forEach((kind, n) -> out.printf("    %-28s %d%n", kind, n));
         out.printf("latency            p50 %d ms, p95 %d ms, p99 %d ms%n", p50.toMillis(), p95.toMillis(),
                 p99.toMillis());
+        if (!duringTheSale.isEmpty()) {
+            out.println("during the sale");
+            duringTheSale.forEach(line -> out.println("  " + line));
+        }
         out.println();
         out.printf("%-22s %8s %8s %8s %10s %8s %10s %9s%n", "SKU", "stocked", "sold", "remain", "sold MySQL",
                 "locked", "in orders", "oversold");

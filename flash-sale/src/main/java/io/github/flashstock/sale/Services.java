@@ -7,40 +7,56 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * inventory-service and order-demo as processes, wired to one devstack: every address comes from its
- * {@link Endpoints}, every port from {@link Settings}. order-demo finds inventory-service through Spring Cloud's
- * simple discovery (no Nacos server here) and calls it by service name.
+ * inventory-service (one or more instances) and order-demo as processes, wired to one devstack: every address comes
+ * from its {@link Endpoints}, every port from {@link Settings}. order-demo calls inventory-service by service name:
+ * with {@link Settings#nacos()} set, both take their configuration from Nacos and find each other there; without,
+ * they read local files and order-demo finds the instances through Spring Cloud's simple discovery.
  */
 public final class Services implements AutoCloseable {
 
-    /** Where the jars are, which ports to use, what else to pass. */
-    public record Settings(Path inventoryJar, Path orderJar, int inventoryPort, int orderPort, String adminToken,
-                           Path logDir, List<String> inventoryArgs, List<String> orderArgs) {
+    /** Where the jars are, which ports to use, where configuration comes from, what else to pass. */
+    public record Settings(Path inventoryJar, Path orderJar, List<Integer> inventoryPorts, int orderPort,
+                           String adminToken, Path logDir, List<String> inventoryArgs, List<String> orderArgs,
+                           Optional<NacosConnection> nacos) {
 
-        /** The jars a build leaves under {@code root}, the given ports, nothing extra. */
+        /** The jars a build leaves under {@code root}, one inventory instance, the given ports, local files. */
         public static Settings of(Path root, int inventoryPort, int orderPort, String adminToken, Path logDir) {
-            return new Settings(jar(root, "inventory-service"), jar(root, "order-demo"), inventoryPort, orderPort,
-                    adminToken, logDir, List.of(), List.of());
+            return new Settings(jar(root, "inventory-service"), jar(root, "order-demo"), List.of(inventoryPort),
+                    orderPort, adminToken, logDir, List.of(), List.of(), Optional.empty());
         }
 
         public Settings withInventoryJar(Path jar) {
-            return new Settings(jar, orderJar, inventoryPort, orderPort, adminToken, logDir, inventoryArgs, orderArgs);
+            return new Settings(jar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs, orderArgs,
+                    nacos);
         }
 
         public Settings withOrderJar(Path jar) {
-            return new Settings(inventoryJar, jar, inventoryPort, orderPort, adminToken, logDir, inventoryArgs, orderArgs);
+            return new Settings(inventoryJar, jar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+                    orderArgs, nacos);
+        }
+
+        /** One inventory instance per port. */
+        public Settings withInventoryPorts(List<Integer> ports) {
+            return new Settings(inventoryJar, orderJar, List.copyOf(ports), orderPort, adminToken, logDir,
+                    inventoryArgs, orderArgs, nacos);
         }
 
         public Settings withInventoryArgs(String... args) {
-            return new Settings(inventoryJar, orderJar, inventoryPort, orderPort, adminToken, logDir, List.of(args),
-                    orderArgs);
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, List.of(args),
+                    orderArgs, nacos);
         }
 
         public Settings withOrderArgs(String... args) {
-            return new Settings(inventoryJar, orderJar, inventoryPort, orderPort, adminToken, logDir, inventoryArgs,
-                    List.of(args));
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+                    List.of(args), nacos);
+        }
+
+        public Settings withNacos(NacosConnection connection) {
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+                    orderArgs, Optional.of(connection));
         }
 
         static Path jar(Path root, String module) {
@@ -48,46 +64,72 @@ public final class Services implements AutoCloseable {
         }
     }
 
-    private final ServiceProcess inventory;
+    private final List<ServiceProcess> inventories;
     private final ServiceProcess order;
     private final String adminToken;
 
-    private Services(ServiceProcess inventory, ServiceProcess order, String adminToken) {
-        this.inventory = inventory;
+    private Services(List<ServiceProcess> inventories, ServiceProcess order, String adminToken) {
+        this.inventories = inventories;
         this.order = order;
         this.adminToken = adminToken;
     }
 
-    /** Starts both (in parallel: each takes 10-20 s on two cores) and waits until both are UP. */
+    /** Starts every process (in parallel: each takes 10-20 s on two cores) and waits until all are UP. */
     public static Services start(Endpoints stack, Settings settings, Duration timeout) {
         Map<String, String> common = new HashMap<>();
         common.put("SEATA_ADDRESS", stack.seataAddress());
-        Map<String, String> inventoryEnv = new HashMap<>(common);
-        inventoryEnv.put("INVENTORY_PORT", Integer.toString(settings.inventoryPort()));
-        inventoryEnv.put("INVENTORY_DB_URL", stack.jdbcUrl("inventory"));
-        inventoryEnv.put("INVENTORY_DB_USER", stack.dbUser("inventory"));
-        inventoryEnv.put("INVENTORY_DB_PASSWORD", stack.dbPassword());
-        inventoryEnv.put("REDIS_HOST", stack.redisHost());
-        inventoryEnv.put("REDIS_PORT", Integer.toString(stack.redisPort()));
-        inventoryEnv.put("ROCKETMQ_NAME_SERVER", stack.namesrvAddress());
-        inventoryEnv.put("SEATA_CONSOLE_URL", stack.seataConsoleUrl());
-        inventoryEnv.put("INVENTORY_ADMIN_TOKEN", settings.adminToken());
+        if (stack.seataRegistry().equals("nacos")) {
+            // the devstack's TC registers in the devstack's Nacos: the services find it there
+            common.put("SEATA_REGISTRY", "nacos");
+            common.put("SEATA_NACOS_ADDR", stack.nacosAddress());
+            // the fixed address goes unused then; pointing it nowhere makes sure of that
+            common.put("SEATA_ADDRESS", "127.0.0.1:9");
+        }
+        settings.nacos().ifPresent(n -> common.putAll(n.environment()));
+        List<ServiceProcess> inventories = new ArrayList<>();
+        for (int i = 0; i < settings.inventoryPorts().size(); i++) {
+            int port = settings.inventoryPorts().get(i);
+            Map<String, String> inventoryEnv = new HashMap<>(common);
+            inventoryEnv.put("INVENTORY_PORT", Integer.toString(port));
+            inventoryEnv.put("INVENTORY_DB_URL", stack.jdbcUrl("inventory"));
+            inventoryEnv.put("INVENTORY_DB_USER", stack.dbUser("inventory"));
+            inventoryEnv.put("INVENTORY_DB_PASSWORD", stack.dbPassword());
+            inventoryEnv.put("REDIS_HOST", stack.redisHost());
+            inventoryEnv.put("REDIS_PORT", Integer.toString(stack.redisPort()));
+            inventoryEnv.put("ROCKETMQ_NAME_SERVER", stack.namesrvAddress());
+            inventoryEnv.put("SEATA_CONSOLE_URL", stack.seataConsoleUrl());
+            inventoryEnv.put("INVENTORY_ADMIN_TOKEN", settings.adminToken());
+            String name = i == 0 ? "inventory-service" : "inventory-service-" + (i + 1);
+            inventories.add(new ServiceProcess(name, settings.inventoryJar(), port, settings.inventoryArgs(),
+                    inventoryEnv, settings.logDir().resolve(name + ".log")));
+        }
         Map<String, String> orderEnv = new HashMap<>(common);
         orderEnv.put("ORDER_DEMO_PORT", Integer.toString(settings.orderPort()));
+        orderEnv.put("ORDER_DEMO_ADMIN_TOKEN", settings.adminToken());
         orderEnv.put("ORDERS_DB_URL", stack.jdbcUrl("orders"));
         orderEnv.put("ORDERS_DB_USER", stack.dbUser("orders"));
         orderEnv.put("ORDERS_DB_PASSWORD", stack.dbPassword());
-        orderEnv.put("INVENTORY_URL", "http://127.0.0.1:" + settings.inventoryPort());
-        ServiceProcess inventory = new ServiceProcess("inventory-service", settings.inventoryJar(),
-                settings.inventoryPort(), settings.inventoryArgs(), inventoryEnv,
-                settings.logDir().resolve("inventory-service.log"));
+        if (settings.nacos().isPresent()) {
+            // Instances come from Nacos alone: the fallback list names a port nothing listens on, so an order that
+            // went through proves discovery worked.
+            orderEnv.put("INVENTORY_URL", "http://127.0.0.1:9");
+        }
+        List<String> orderArgs = new ArrayList<>(settings.orderArgs());
+        if (settings.nacos().isEmpty()) {
+            for (int i = 0; i < inventories.size(); i++) {
+                orderArgs.add("--spring.cloud.discovery.client.simple.instances.inventory-service[" + i + "].uri="
+                        + inventories.get(i).url());
+            }
+        }
         ServiceProcess order = new ServiceProcess("order-demo", settings.orderJar(), settings.orderPort(),
-                new ArrayList<>(settings.orderArgs()), orderEnv, settings.logDir().resolve("order-demo.log"));
-        Services services = new Services(inventory, order, settings.adminToken());
+                orderArgs, orderEnv, settings.logDir().resolve("order-demo.log"));
+        Services services = new Services(List.copyOf(inventories), order, settings.adminToken());
         try {
-            inventory.launch();
+            inventories.forEach(ServiceProcess::launch);
             order.launch();
-            inventory.awaitReady(timeout);
+            for (ServiceProcess inventory : inventories) {
+                inventory.awaitReady(timeout);
+            }
             order.awaitReady(timeout);
         } catch (RuntimeException e) {
             services.close();
@@ -96,8 +138,13 @@ public final class Services implements AutoCloseable {
         return services;
     }
 
+    /** The first inventory instance. */
     public ServiceProcess inventory() {
-        return inventory;
+        return inventories.get(0);
+    }
+
+    public List<ServiceProcess> inventories() {
+        return inventories;
     }
 
     public ServiceProcess order() {
@@ -108,10 +155,10 @@ public final class Services implements AutoCloseable {
         return adminToken;
     }
 
-    /** Stops both, order-demo first. */
+    /** Stops every process, order-demo first. */
     @Override
     public void close() {
         order.stop(Duration.ofSeconds(20));
-        inventory.stop(Duration.ofSeconds(20));
+        inventories.forEach(i -> i.stop(Duration.ofSeconds(20)));
     }
 }

@@ -72,6 +72,7 @@ final class Http {
 
     Reply refreshOrderConfig() {
         return send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/refresh"))
+                .header("Authorization", "Bearer " + adminToken)
                 .POST(HttpRequest.BodyPublishers.noBody()));
     }
 

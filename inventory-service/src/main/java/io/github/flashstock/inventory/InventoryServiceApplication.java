@@ -1,5 +1,9 @@
 package io.github.flashstock.inventory;
 
+import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.AdminToken;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -8,7 +12,14 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableScheduling
+@Import(AdminAccess.class)
 public class InventoryServiceApplication {
+
+    /** Guards {@code /admin/**} and the state-changing management endpoints (see {@link AdminToken}). */
+    @Bean
+    AdminToken adminToken(InventorySettings settings) {
+        return AdminToken.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN");
+    }
 
     public static void main(String[] args) {
         SpringApplication.run(InventoryServiceApplication.class, args);

@@ -1,12 +1,24 @@
 package io.github.flashstock.orderdemo;
 
+import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.AdminToken;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 @SpringBootApplication
+@Import(AdminAccess.class)
 public class OrderDemoApplication {
 
     public static void main(String[] args) {
         SpringApplication.run(OrderDemoApplication.class, args);
+    }
+
+    /** Guards the state-changing management endpoints, {@code POST /actuator/refresh} among them. */
+    @Bean
+    AdminToken adminToken(@Value("${orders.admin-token:}") String configured) {
+        return AdminToken.resolve(configured, "ORDER_DEMO_ADMIN_TOKEN");
     }
 }

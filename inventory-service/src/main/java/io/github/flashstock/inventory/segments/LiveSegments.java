@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -74,8 +75,19 @@ public class LiveSegments implements SegmentCounts {
 
     /** Reads the settings again and re-segments the SKUs whose count changed; returns what each run did. */
     public synchronized Map<String, ResegmentOutcome> refresh() {
+        return change(reader.read(inForce));
+    }
+
+    /**
+     * Applies the segment counts of a configuration document as it arrived (the service's dataId pushed by Nacos),
+     * without waiting for Spring's refresh of the whole environment, which follows and then finds nothing to do.
+     */
+    public synchronized Map<String, ResegmentOutcome> pushed(Binder document) {
+        return change(reader.read(document, inForce));
+    }
+
+    private Map<String, ResegmentOutcome> change(SegmentPlan after) {
         SegmentPlan before = inForce;
-        SegmentPlan after = reader.read(before);
         Set<String> candidates = new TreeSet<>(before.perSku().keySet());
         candidates.addAll(after.perSku().keySet());
         if (before.defaultCount() != after.defaultCount()) {

@@ -32,7 +32,11 @@ class SegmentSettingsReader {
 
     /** The plan the environment describes, with every invalid value replaced by its value in {@code inForce}. */
     SegmentPlan read(SegmentPlan inForce) {
-        Binder binder = Binder.get(environment);
+        return read(Binder.get(environment), inForce);
+    }
+
+    /** The plan the given properties describe (e.g. a dataId's content as Nacos pushed it), as {@link #read(SegmentPlan)}. */
+    SegmentPlan read(Binder binder, SegmentPlan inForce) {
         SegmentPlan next = new SegmentPlan(inForce.defaultCount(), Map.of());
         Optional<String> rawDefault = Optional.ofNullable(binder.bind(PREFIX + ".default", String.class).orElse(null));
         if (rawDefault.isPresent()) {

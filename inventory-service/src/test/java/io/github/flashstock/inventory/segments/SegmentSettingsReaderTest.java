@@ -63,4 +63,22 @@ class SegmentSettingsReaderTest {
 
         assertThat(plan.countFor("hot-1")).isEqualTo(1);
     }
+
+    @Test
+    void readsTheCountsOfADataIdAsNacosPushedIt() throws Exception {
+        String pushed = """
+                inventory:
+                  admin-token: ${INVENTORY_ADMIN_TOKEN:}
+                  segments:
+                    default: 2
+                    skus: {hot-9: 4, broken: 0}
+                """;
+
+        SegmentPlan plan = new SegmentSettingsReader(new MockEnvironment(), meters)
+                .read(NacosSegmentsListener.parse("inventory-service.yaml", pushed), SegmentPlan.INITIAL);
+
+        assertThat(plan.defaultCount()).isEqualTo(2);
+        assertThat(plan.perSku()).isEqualTo(Map.of("hot-9", 4));
+        assertThat(rejected()).isEqualTo(1);
+    }
 }

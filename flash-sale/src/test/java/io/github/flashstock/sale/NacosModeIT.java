@@ -1,0 +1,242 @@
+package io.github.flashstock.sale;
+
+import static io.github.flashstock.sale.Http.order;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.junit.SharedStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Both services in Nacos mode against the devstack's real Nacos server, in a namespace and a group of their own:
+ * {@code nacos-config/import.sh} publishes the dataIds, two inventory instances and order-demo start from them and
+ * register, order-demo finds inventory by service name through Nacos, and changes published in Nacos reach the
+ * running services. Then the faults: one inventory instance killed mid-sale, and Nacos itself stopped mid-sale.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class NacosModeIT {
+
+    private static final String NAMESPACE = "flashstock-it-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String GROUP = "FLASHSTOCK_IT";
+
+    private static Endpoints stack;
+    private static NacosAdmin nacos;
+    private static NacosAdmin.ImportRun imported;
+    private static Services services;
+    private static Http http;
+
+    @BeforeAll
+    static void publishTheConfigurationAndStartTheServicesFromIt() {
+        stack = SharedStack.ensure(Component.defaults());
+        nacos = new NacosAdmin(NacosConnection.of(stack.nacosAddress()).inNamespace(NAMESPACE, GROUP));
+        assertThat(nacos.createNamespace()).isTrue();
+        imported = nacos.importFolder(NacosFixture.ROOT);
+        assertThat(imported.exitCode()).as(imported.output()).isZero();
+        services = NacosFixture.start(stack, nacos.connection(), 2, "nacos-it");
+        http = new Http(services.order().url(), services.inventory().url(), services.adminToken());
+    }
+
+    @AfterAll
+    static void stopTheServices() {
+        if (services != null) {
+            services.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void importShPublishesEveryDataIdWholeIntoTheNamespaceAndGroup() throws Exception {
+        List<Path> files;
+        try (var listing = Files.list(NacosFixture.ROOT.resolve("nacos-config"))) {
+            files = listing.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).hasSize(2);
+        assertThat(imported.output()).contains("2 dataId(s) published");
+        for (Path file : files) {
+            String dataId = file.getFileName().toString();
+            assertThat(nacos.read(dataId)).as(dataId).hasValue(Files.readString(file));
+        }
+        NacosAdmin defaultGroup = new NacosAdmin(NacosConnection.of(stack.nacosAddress()).inNamespace(NAMESPACE, ""));
+        assertThat(defaultGroup.read("order-demo.yaml")).as("nothing published outside the group").isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void bothServicesRegisterAndOrderDemoFindsEveryInventoryInstanceThroughNacos() {
+        assertThat(nacos.healthyInstances("inventory-service")).containsExactlyInAnyOrderElementsOf(
+                services.inventories().stream().map(s -> s.url().substring("http://".length())).toList());
+        assertThat(nacos.healthyInstances("order-demo")).hasSize(1);
+        String sku = "nacos-disc-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(http.createSku(sku, 100, 100).status()).isEqualTo(201);
+
+        for (int i = 0; i < 12; i++) {
+            assertThat(http.placeOrder(order("dora", sku, 1)).status()).isEqualTo(201);
+        }
+
+        // round robin over what Nacos lists: both instances took reservations (the fallback list points nowhere)
+        for (ServiceProcess inventory : services.inventories()) {
+            assertThat(NacosFixture.metric(inventory.url(), "http.server.requests", "uri:/reservations"))
+                    .as(inventory.name() + " served reservations").isPositive();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void anOrderLimitPublishedInNacosReachesOrderDemo() {
+        String original = NacosFixture.file("order-demo.yaml");
+        String sku = "nacos-limit-" + UUID.randomUUID().toString().substring(0, 8);
+        http.createSku(sku, 500, 500);
+        assertThat(original).contains("max-units-per-order: 10");
+        try {
+            assertThat(nacos.publish("order-demo.yaml", original.replace("max-units-per-order: 10",
+                    "max-units-per-order: 3"))).isTrue();
+
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Http.Reply refused = http.placeOrder(order("ned", sku, 4));
+                assertThat(refused.status()).isEqualTo(409);
+                assertThat(refused.type()).isEqualTo("urn:flashstock:problem:order-limit-exceeded");
+                assertThat(refused.body().path("limit").asInt()).isEqualTo(3);
+            });
+        } finally {
+            nacos.publish("order-demo.yaml", original);
+        }
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> http.placeOrder(order("ned", sku, 4)).status() == 201);
+    }
+
+    @Test
+    @Order(4)
+    void aSegmentCountPublishedDuringASaleReachesBothInstancesAndResegmentsOnce() {
+        String sku = "nacos-seg-" + UUID.randomUUID().toString().substring(0, 8);
+        String original = NacosFixture.file("inventory-service.yaml");
+        double resegmentedBefore = sum("inventory.segments.applied", "result:resegmented");
+        double unchangedBefore = sum("inventory.segments.applied", "result:unchanged");
+        AtomicLong appliedAfterMillis = new AtomicLong(-1);
+        SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 300, 2, 1)), 500, 400, 16, 0, 7);
+
+        SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
+                System.out).during(new FlashSale.MidSale(100, "segments of " + sku + " 1 -> 4 in Nacos", () -> {
+                    long published = System.nanoTime();
+                    if (!nacos.publish("inventory-service.yaml", original.replace("skus: {}", "skus: {" + sku + ": 4}"))) {
+                        throw new IllegalStateException("Nacos refused the change");
+                    }
+                    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() ->
+                            sum("inventory.segments.applied", "result:resegmented") - resegmentedBefore
+                                    + sum("inventory.segments.applied", "result:unchanged") - unchangedBefore >= 2);
+                    appliedAfterMillis.set((System.nanoTime() - published) / 1_000_000);
+                    return "applied on both instances " + appliedAfterMillis.get() + " ms after publishing";
+                })).run(plan);
+        report.print(System.out);
+
+        assertThat(report.errors()).isZero();
+        assertThat(report.oversold()).isZero();
+        assertThat(appliedAfterMillis.get()).as("publish to applied on both instances, ms")
+                .isBetween(0L, 2_000L);
+        assertThat(sum("inventory.segments.applied", "result:resegmented") - resegmentedBefore)
+                .as("re-segmented exactly once").isEqualTo(1);
+        assertThat(sum("inventory.segments.applied", "result:unchanged") - unchangedBefore)
+                .as("the other instance found it done").isEqualTo(1);
+        awaitStoresAgree(sku, 300);
+        assertThat(http.stock(sku).path("redis").path("segments").asInt()).isEqualTo(4);
+        assertThat(http.stock(sku).path("redis").path("sold").asInt()).as("sold out, nothing lost").isEqualTo(300);
+
+        // an invalid value is rejected by both instances and the count in force stays
+        double rejectedBefore = sum("inventory.segments.rejected", null);
+        try {
+            assertThat(nacos.publish("inventory-service.yaml",
+                    original.replace("skus: {}", "skus: {" + sku + ": 0}"))).isTrue();
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> sum("inventory.segments.rejected", null) - rejectedBefore >= 2);
+            assertThat(http.stock(sku).path("redis").path("segments").asInt()).isEqualTo(4);
+        } finally {
+            nacos.publish("inventory-service.yaml", original);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void ordersGoOnThroughTheOtherInstanceWhenOneIsKilledMidSale() {
+        String sku = "nacos-kill-" + UUID.randomUUID().toString().substring(0, 8);
+        ServiceProcess victim = services.inventories().get(1);
+        String victimAddress = victim.url().substring("http://".length());
+        SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 200, 2, 1)), 600, 480, 16, 0, 11);
+
+        SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
+                System.out).during(new FlashSale.MidSale(150, "kill -9 " + victim.name(), () -> {
+                    long pid = victim.pid();
+                    victim.kill();
+                    return "PID " + pid + " killed";
+                })).run(plan);
+        report.print(System.out);
+
+        assertThat(report.errors()).as("no order failed because an instance died").isZero();
+        assertThat(report.oversold()).isZero();
+        assertThat(report.statusMismatches()).isZero();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(nacos.healthyInstances("inventory-service"))
+                        .as("Nacos dropped the dead instance").doesNotContain(victimAddress).hasSize(1));
+        awaitStoresAgree(sku, 200);
+    }
+
+    @Test
+    @Order(6)
+    void ordersGoOnWhileNacosIsDownAndAChangePublishedAfterItReturnsArrives() {
+        String sku = "nacos-down-" + UUID.randomUUID().toString().substring(0, 8);
+        SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 150, 2, 1)), 400, 320, 16, 0, 13);
+
+        SharedStack.during(Component.NACOS, () -> {
+            SaleReport report = new FlashSale(services.order().url(), services.inventory().url(),
+                    services.adminToken(), System.out).run(plan);
+            report.print(System.out);
+            assertThat(report.errors()).as("no order failed because Nacos was away").isZero();
+            assertThat(report.oversold()).isZero();
+            assertThat(report.statusMismatches()).isZero();
+        });
+        awaitStoresAgree(sku, 150);
+
+        // Nacos is back: the services reconnect, and a change published now still reaches them
+        String original = NacosFixture.file("order-demo.yaml");
+        String limitSku = "nacos-back-" + UUID.randomUUID().toString().substring(0, 8);
+        http.createSku(limitSku, 100, 100);
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> nacos.publish("order-demo.yaml",
+                    original.replace("max-units-per-order: 10", "max-units-per-order: 2")));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(http.placeOrder(order("olga", limitSku, 3)).status()).isEqualTo(409));
+        } finally {
+            nacos.publish("order-demo.yaml", original);
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+                nacos.healthyInstances("order-demo")).as("order-demo registered again").hasSize(1));
+    }
+
+    /** A counter summed over every inventory instance still running. */
+    private static double sum(String name, String tag) {
+        return services.inventories().stream().filter(s -> s.pid() > 0)
+                .mapToDouble(s -> NacosFixture.metric(s.url(), name, tag)).sum();
+    }
+
+    /** Once the coordinator has finished every branch: Redis and MySQL agree, nothing locked, nothing oversold. */
+    private static void awaitStoresAgree(String sku, int stocked) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            JsonNode stock = http.stock(sku);
+            assertThat(stock.path("redis").path("locked").asInt()).isZero();
+            assertThat(stock.path("mysql").path("sold").asInt()).isEqualTo(stock.path("redis").path("sold").asInt());
+            assertThat(stock.path("redis").path("sold").asInt()).isLessThanOrEqualTo(stocked);
+        });
+    }
+}

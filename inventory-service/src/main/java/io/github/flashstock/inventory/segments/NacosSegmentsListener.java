@@ -1,0 +1,101 @@
+package io.github.flashstock.inventory.segments;
+
+import com.alibaba.cloud.nacos.NacosConfigManager;
+import com.alibaba.nacos.api.config.listener.AbstractListener;
+import com.alibaba.nacos.api.exception.NacosException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.stereotype.Component;
+
+/**
+ * In Nacos mode, hands the service's dataId to {@link LiveSegments} the moment Nacos pushes a change. Spring Cloud
+ * applies the same push too, by rebuilding the whole environment; under a sale's load on a small machine that took
+ * 2-3 s here, and a hot SKU's segments should not wait for it. Only {@code inventory.segments} is read from the pushed
+ * document, with the same validation; the refresh that follows finds the counts already in force.
+ * <p>
+ * Nacos calls a dataId's listeners one after the other on one thread, and Spring Cloud's listener runs the whole
+ * refresh on it; so this one registers before Spring Cloud's (once the beans exist, before the application is ready)
+ * and does its work on a thread of its own.
+ */
+@Component
+@ConditionalOnProperty(name = "spring.cloud.nacos.config.enabled", havingValue = "true")
+class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(NacosSegmentsListener.class);
+
+    private final ObjectProvider<NacosConfigManager> nacos;
+    private final LiveSegments segments;
+    private final Environment environment;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "nacos-segments");
+        t.setDaemon(true);
+        return t;
+    });
+
+    NacosSegmentsListener(ObjectProvider<NacosConfigManager> nacos, LiveSegments segments, Environment environment) {
+        this.nacos = nacos;
+        this.segments = segments;
+        this.environment = environment;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        try {
+            listen();
+        } catch (NacosException e) {
+            log.warn("Segment counts will follow Spring's refresh only: cannot listen to Nacos: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public void destroy() {
+        worker.shutdownNow();
+    }
+
+    void listen() throws NacosException {
+        NacosConfigManager manager = nacos.getIfAvailable();
+        if (manager == null) {
+            return;
+        }
+        String dataId = environment.getRequiredProperty("spring.application.name") + ".yaml";
+        String group = environment.getProperty("spring.cloud.nacos.config.group", "DEFAULT_GROUP");
+        manager.getConfigService().addListener(dataId, group, new AbstractListener() {
+            @Override
+            public Executor getExecutor() {
+                return worker;
+            }
+
+            @Override
+            public void receiveConfigInfo(String content) {
+                try {
+                    segments.pushed(parse(dataId, content));
+                } catch (RuntimeException | IOException e) {
+                    log.warn("Could not read segment counts from the pushed {} (Spring's refresh applies them): {}",
+                            dataId, e.getMessage());
+                }
+            }
+        });
+    }
+
+    static Binder parse(String name, String yaml) throws IOException {
+        List<PropertySource<?>> documents = new YamlPropertySourceLoader().load(name,
+                new ByteArrayResource(yaml == null ? new byte[0] : yaml.getBytes(StandardCharsets.UTF_8)));
+        return new Binder(ConfigurationPropertySources.from(documents));
+    }
+}
