@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -129,6 +130,22 @@ final class NacosServer extends Server {
         return post("/nacos/v1/auth/users/login",
                 Map.of("username", config.nacosUsername(), "password", config.nacosPassword()))
                 .map(ACCESS_TOKEN::matcher).filter(Matcher::find).map(m -> m.group(1));
+    }
+
+    /**
+     * Registers a persistent instance at 127.0.0.1 (Nacos checks its port itself); true once Nacos accepted it.
+     * Registering it again is harmless.
+     */
+    boolean registerPersistent(String service, String group, String cluster, int port) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("serviceName", service);
+        form.put("groupName", group);
+        form.put("clusterName", cluster);
+        form.put("ip", "127.0.0.1");
+        form.put("port", Integer.toString(port));
+        form.put("ephemeral", "false");
+        accessToken().ifPresent(t -> form.put("accessToken", t));
+        return post("/nacos/v1/ns/instance", form).filter("ok"::equals).isPresent();
     }
 
     private Optional<String> get(String path) {

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * The Seata TC ({@code io.seata:seata-server:2.0.0}) in a JVM of its own. It reads
  * {@code ./config/application.yml} from its working directory, which the devstack writes before each start.
  * Store: {@code file} (default) or {@code db} on the devstack's MariaDB. Registry: {@code file} (default: clients
- * use its address) or {@code nacos} (it registers in the devstack's Nacos and clients look it up there).
+ * use its address) or {@code nacos} (the devstack registers it in its Nacos, see {@link #registerInNacos()}, and
+ * clients look it up there).
  */
 final class SeataServer extends Server {
 
@@ -55,9 +56,7 @@ final class SeataServer extends Server {
                 "io.seata.server.ServerApplication"));
         // Its RPC port binds every interface, and XIDs carry the host's first non-loopback address: harmless,
         // clients find the TC through the configured grouplist, never through the XID.
-        // SEATA_IP: the address the TC puts into XIDs and, with the nacos registry, registers: loopback, like every
-        // other server of the devstack
-        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of("SEATA_IP", "127.0.0.1"));
+        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of());
     }
 
     private String applicationYml() {
@@ -98,7 +97,8 @@ final class SeataServer extends Server {
                   config:
                     type: file
                   registry:
-                %s  server:
+                    type: file
+                  server:
                     service-port: %d
                   store:
                 %s  security:
@@ -107,28 +107,8 @@ final class SeataServer extends Server {
                     ignore:
                       urls: /,/**/*.css,/**/*.js,/**/*.html,/**/*.map,/**/*.svg,/**/*.png,/**/*.jpeg,/**/*.ico,/api/v1/auth/login,/metadata/v1/**
                 """.formatted(config.seataConsolePort(), DevStackConfig.SEATA_CONSOLE_USER,
-                DevStackConfig.SEATA_CONSOLE_PASSWORD, registry(), config.seataPort(), store,
+                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(), store,
                 secretKey());
-    }
-
-    /** {@code file}, or {@code nacos}: the TC registers as {@value #NACOS_SERVICE} in group {@value #NACOS_GROUP}. */
-    private String registry() {
-        if (!config.seataRegistry().equals("nacos")) {
-            return "    type: file\n";
-        }
-        String credentials = config.nacosAuth() ? """
-                      username: %s
-                      password: %s
-                """.formatted(config.nacosUsername(), config.nacosPassword()) : "";
-        return """
-                    type: nacos
-                    nacos:
-                      application: %s
-                      server-addr: 127.0.0.1:%d
-                      group: %s
-                      namespace: ""
-                      cluster: default
-                %s""".formatted(NACOS_SERVICE, config.nacosPort(), NACOS_GROUP, credentials);
     }
 
     /** A fresh signing key for console tokens; JJWT wants at least 256 bits for HS256 once decoded. */
@@ -139,13 +119,34 @@ final class SeataServer extends Server {
     @Override
     void awaitReady() {
         Processes.await("the Seata TC (RPC port " + config.seataPort() + ", console login on port "
-                + config.seataConsolePort() + ")", config.startTimeout(), this::healthy);
+                + config.seataConsolePort() + ")", config.startTimeout(), this::answers);
+        if (config.seataRegistry().equals("nacos")) {
+            registerInNacos();
+        }
+    }
+
+    /**
+     * Registers the TC in Nacos as {@value #NACOS_SERVICE} (group {@value #NACOS_GROUP}, cluster {@code default}) at
+     * 127.0.0.1, on its behalf. The TC 2.0.0 can register itself ({@code seata.registry.type=nacos}; its nacos-client
+     * 1.4.2 works with this Nacos 3.1 server) but only under the host's first non-loopback address: it drops a
+     * loopback {@code SEATA_IP} as invalid. Everything of the devstack stays on loopback, so the TC keeps the file
+     * registry and the devstack registers it: a persistent instance, which Nacos marks unhealthy by its own TCP check
+     * while the TC is down, and which the next start registers again.
+     */
+    private void registerInNacos() {
+        NacosServer nacos = new NacosServer(config);
+        Processes.await("Nacos (port " + config.nacosPort() + ") to register the TC as " + NACOS_SERVICE,
+                config.startTimeout(), () -> nacos.registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default",
+                        config.seataPort()) && registeredInNacos());
+    }
+
+    private boolean answers() {
+        return Processes.accepts(config.seataPort()) && consoleToken().isPresent();
     }
 
     @Override
     boolean healthy() {
-        return Processes.accepts(config.seataPort()) && consoleToken().isPresent()
-                && (!config.seataRegistry().equals("nacos") || registeredInNacos());
+        return answers() && (!config.seataRegistry().equals("nacos") || registeredInNacos());
     }
 
     /** Nacos lists this TC (127.0.0.1 and its RPC port) as a healthy instance. */

@@ -28,6 +28,9 @@ class DevStackConfigTest {
         assertThat(c.namesrvPort()).isEqualTo(19876);
         assertThat(c.brokerPort()).isEqualTo(10911);
         assertThat(c.seataStore()).isEqualTo("file");
+        assertThat(c.seataRegistry()).isEqualTo("file");
+        assertThat(c.nacosPort()).isEqualTo(18848);
+        assertThat(c.nacosAuth()).isFalse();
         assertThat(c.home()).isEqualTo(Path.of("/tmp/project/.devstack"));
     }
 
@@ -100,5 +103,39 @@ class DevStackConfigTest {
         m.put("devstack.seata.store", "redis");
 
         assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("'file' or 'db'");
+    }
+
+    @Test
+    void nacosPortAuthAndTheTcRegistryAreConfigurable() {
+        Map<String, String> m = base();
+        m.put("devstack.nacos.port", "28848");
+        m.put("devstack.nacos.auth", "true");
+        m.put("devstack.nacos.password", "s3cret");
+        m.put("devstack.seata.registry", "nacos");
+
+        DevStackConfig c = DevStackConfig.from(m);
+
+        assertThat(c.nacosPort()).isEqualTo(28848);
+        assertThat(c.nacosAuth()).isTrue();
+        assertThat(c.nacosUsername()).isEqualTo("nacos");
+        assertThat(c.nacosPassword()).isEqualTo("s3cret");
+        assertThat(c.seataRegistry()).isEqualTo("nacos");
+        assertThat(new NacosServer(c).ports()).containsExactly(28848, 29848, 29849, 27848);
+    }
+
+    @Test
+    void refusesANacosPortWhoseDerivedPortsDoNotExist() {
+        Map<String, String> m = base();
+        m.put("devstack.nacos.port", "900");
+
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("port - 1000");
+    }
+
+    @Test
+    void refusesAnUnknownTcRegistry() {
+        Map<String, String> m = base();
+        m.put("devstack.seata.registry", "zookeeper");
+
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("'file' or 'nacos'");
     }
 }

@@ -43,7 +43,7 @@ class DevStackLifecycleIT {
             assertThat(second.startedNow()).containsOnlyKeys(all).doesNotContainValue(true);
             assertThat(afterFirst).allSatisfy(s -> assertThat(s.healthy()).as("%s healthy", s.component()).isTrue());
             assertThat(pids(afterSecond)).isEqualTo(pids(afterFirst));
-            assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2);
+            assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2 + 1);
         } finally {
             List<Long> pids = pids(stack.status());
             List<Integer> ports = stack.status().stream().flatMap(s -> s.ports().stream()).toList();
@@ -104,14 +104,26 @@ class DevStackLifecycleIT {
         s.put("devstack.rocketmq.namesrv-port", Integer.toString(free.block(1, 0)));
         // the broker also takes port - 2 and port + 1
         s.put("devstack.rocketmq.broker-port", Integer.toString(free.block(4, 0) + 2));
+        s.put("devstack.nacos.port", Integer.toString(free.nacos()));
         s.put("devstack.stop-timeout-seconds", "30");
         return s;
     }
 
-    /** Finds runs of consecutive free ports (and, for cluster nodes, their bus ports), never handing one out twice. */
+    /** Finds runs of consecutive free ports (Nacos: a main port whose derived ports are free too) (and, for cluster nodes, their bus ports), never handing one out twice. */
     private static final class FreePorts {
         private final Set<Integer> taken = new HashSet<>();
         private int next = 30000 + (int) (ProcessHandle.current().pid() % 5000);
+
+        /** A Nacos main port P with P - 1000, P + 1000 and P + 1001 free as well. */
+        int nacos() {
+            for (int p = next + 2000; ; p += 7) {
+                List<Integer> ports = List.of(p - 1000, p, p + 1000, p + 1001);
+                if (ports.stream().noneMatch(taken::contains) && ports.stream().allMatch(Processes::isFree)) {
+                    taken.addAll(ports);
+                    return p;
+                }
+            }
+        }
 
         int block(int count, int busOffset) {
             while (true) {
