@@ -58,6 +58,11 @@ public final class AdminToken {
         return new AdminToken(token);
     }
 
+    /** The {@code Authorization} header value that carries this token (for tests in this package). */
+    String bearerHeader() {
+        return new String(expectedHeader, StandardCharsets.UTF_8);
+    }
+
     /** True when the {@code Authorization} header carries this token (compared in constant time). */
     public boolean accepts(String authorizationHeader) {
         return authorizationHeader != null && MessageDigest.isEqual(

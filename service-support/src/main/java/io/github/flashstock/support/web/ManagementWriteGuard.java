@@ -27,9 +27,22 @@ public class ManagementWriteGuard extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        boolean management = path.equals(basePath) || path.startsWith(basePath + "/");
-        return !management || SAFE.contains(request.getMethod());
+        if (SAFE.contains(request.getMethod())) {
+            return true;
+        }
+        // Both views of the path, each normalised the way request mapping treats it (path parameters such as
+        // ";x=y" dropped, repeated slashes collapsed), so no spelling of a management path slips past the guard.
+        String uri = request.getRequestURI().substring(request.getContextPath().length());
+        String servlet = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        return !underBasePath(normalise(uri)) && !underBasePath(normalise(servlet));
+    }
+
+    private boolean underBasePath(String path) {
+        return path.equals(basePath) || path.startsWith(basePath + "/");
+    }
+
+    static String normalise(String path) {
+        return path.replaceAll(";[^/]*", "").replaceAll("/{2,}", "/");
     }
 
     @Override

@@ -46,6 +46,19 @@ class ManagementWriteGuardTest {
     }
 
     @Test
+    void guardsEverySpellingOfAManagementPath() throws Exception {
+        assertThat(send("POST", "/actuator;x=y/refresh", null).getStatus()).isEqualTo(401);
+        assertThat(send("POST", "//actuator//refresh", null).getStatus()).isEqualTo(401);
+        assertThat(send("PUT", "/actuator", null).getStatus()).isEqualTo(401);
+        MockHttpServletRequest viaServletPath = new MockHttpServletRequest("POST", "/app/actuator/refresh");
+        viaServletPath.setContextPath("/app");
+        viaServletPath.setServletPath("/actuator/refresh");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        guard.doFilter(viaServletPath, response, new MockFilterChain());
+        assertThat(response.getStatus()).isEqualTo(401);
+    }
+
+    @Test
     void leavesReadsAndTheApplicationsOwnEndpointsAlone() throws Exception {
         assertThat(send("GET", "/actuator/health", null).getStatus()).isEqualTo(299);
         assertThat(send("GET", "/actuator/prometheus", null).getStatus()).isEqualTo(299);
