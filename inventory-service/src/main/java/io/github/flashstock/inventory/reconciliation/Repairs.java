@@ -5,8 +5,10 @@ import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.redis.CancelScript;
 import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
+import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /** Explicit repairs of what a reconciliation reported; each one writes an audit entry. Nothing repairs silently. */
@@ -19,9 +21,11 @@ public class Repairs {
     private final SeataTransactions transactions;
     private final RepairAuditMapper audit;
     private final InventorySettings settings;
+    private final RedisStockReader reader;
 
     Repairs(StockCatalog catalog, CancelScript cancel, SalesRecord sales, SeataTransactions transactions,
-            RepairAuditMapper audit, InventorySettings settings) {
+            RepairAuditMapper audit, InventorySettings settings, RedisStockReader reader) {
+        this.reader = reader;
         this.catalog = catalog;
         this.cancel = cancel;
         this.sales = sales;
@@ -52,6 +56,12 @@ public class Repairs {
      * the TC still holds the transaction: Seata will end it.
      */
     public Result releaseReservation(String skuId, String xid, String reservationId, String actor) {
+        Optional<String> state = reader.fenceState(skuId, xid, reservationId);
+        if (!state.filter("TRIED"::equals).isPresent()) {
+            // checked before anything is written: a made-up reservation must leave Redis as it was
+            return new Result(false, "nothing open to release: " + state.map(s -> "the reservation is " + s)
+                    .orElse("no such reservation in Redis"));
+        }
         String status = transactions.status(xid);
         if (!"NOT_FOUND".equals(status)) {
             return new Result(false, "the TC reports " + status + " for " + xid + ": left to Seata");

@@ -1,5 +1,6 @@
 package io.github.flashstock.support.web;
 
+import java.net.URI;
 import java.util.List;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
@@ -41,6 +42,20 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
                                                                   WebRequest request) {
         return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
                 "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
+    }
+
+    /**
+     * Every problem the framework answers with on its own (an unsupported media type, a missing header, an unknown
+     * path, a wrong method) gets a type of ours instead of {@code about:blank}.
+     */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode status,
+                                                          WebRequest request) {
+        if (body instanceof ProblemDetail problem
+                && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
+            problem.setType(URI.create(ProblemDetails.TYPE_PREFIX + ProblemDetails.typeForStatus(status.value())));
+        }
+        return super.createResponseEntity(body, headers, status, request);
     }
 
     /** 400 {@code invalid-request} listing every violated constraint. */

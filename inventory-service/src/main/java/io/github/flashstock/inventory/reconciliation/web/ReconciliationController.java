@@ -48,7 +48,8 @@ class ReconciliationController {
                         "No reconciliation run yet", "no reconciliation has run since the service started")));
     }
 
-    record Release(@NotBlank @Pattern(regexp = ID) String skuId, @NotBlank String xid,
+    record Release(@NotBlank @Pattern(regexp = ID) String skuId,
+                   @NotBlank @Pattern(regexp = "[A-Za-z0-9.\\[\\]:_-]{1,100}:[0-9]{1,5}:[0-9]{1,19}") String xid,
                    @NotBlank @Pattern(regexp = ID) String reservationId) {
     }
 

@@ -8,6 +8,11 @@ import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
 import java.util.Map;
+import org.apache.seata.common.exception.FrameworkException;
+import org.apache.seata.core.exception.TransactionException;
+import org.apache.seata.core.exception.TransactionExceptionCode;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -51,6 +56,36 @@ class ProblemAdvice extends BadInputAdvice {
     @ExceptionHandler
     ProblemDetail invalid(ReservationController.InvalidReservation e) {
         return ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
+    }
+
+    /**
+     * Registering the branch at the coordinator failed, before any stock moved. A transaction the coordinator does
+     * not hold open (finished, timed out, never existed) is the caller's problem: 409 {@code transaction-not-active}.
+     * Anything else (the coordinator unreachable, overloaded) is worth a retry: 503 {@code coordinator-unavailable}.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> coordinator(FrameworkException e) {
+        TransactionException refusal = cause(e, TransactionException.class);
+        if (refusal != null && (refusal.getCode() == TransactionExceptionCode.GlobalTransactionNotExist
+                || refusal.getCode() == TransactionExceptionCode.GlobalTransactionNotActive
+                || refusal.getCode() == TransactionExceptionCode.GlobalTransactionStatusInvalid)) {
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(ProblemDetails.of(HttpStatus.CONFLICT,
+                    "transaction-not-active", "Global transaction not active", "the coordinator holds no open global"
+                            + " transaction with this id (finished, timed out or never begun); nothing was reserved"));
+        }
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
+                        "Transaction coordinator unavailable", "the branch could not be registered with the"
+                                + " coordinator; nothing was reserved; try again"));
+    }
+
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
     }
 
     private static ProblemDetail with(ProblemDetail p, Map<String, Object> facts) {

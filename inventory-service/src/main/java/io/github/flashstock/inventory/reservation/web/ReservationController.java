@@ -16,6 +16,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ReservationController {
 
+    /** A Seata XID: the coordinator's address (an IPv6 one has colons), its port, the transaction's number. */
+    static final java.util.regex.Pattern XID =
+            java.util.regex.Pattern.compile("[A-Za-z0-9.\\[\\]:_-]{1,100}:[0-9]{1,5}:[0-9]{1,19}");
+
     private final ReservingStock reserving;
     private final InventorySettings settings;
 
@@ -37,6 +41,10 @@ class ReservationController {
                                             @Valid @RequestBody ReservationRequest request) {
         if (xid == null || xid.isBlank()) {
             throw new MissingTransaction();
+        }
+        if (!XID.matcher(xid).matches()) {
+            throw new InvalidReservation("header " + RootContext.KEY_XID + " is not a Seata global transaction id"
+                    + " (address:port:number)");
         }
         if (request.items().size() > settings.maxLines()) {
             throw new InvalidReservation("a reservation may have at most " + settings.maxLines() + " lines, this one has "

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.stock.web;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
 import io.github.flashstock.inventory.stock.redis.RedisStock;
+import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -31,7 +32,7 @@ class StockController {
 
     /** The SKU in Redis (total, locked, sold, available, segments) and in MySQL, side by side. */
     @GetMapping("/skus/{skuId}/stock")
-    ResponseEntity<?> stock(@PathVariable String skuId) {
+    ResponseEntity<?> stock(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId) {
         return catalog.view(skuId).<ResponseEntity<?>>map(v -> {
             RedisStock r = v.redis();
             SkuStockRow m = v.mysql();

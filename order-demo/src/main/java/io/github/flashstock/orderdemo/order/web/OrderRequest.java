@@ -9,6 +9,6 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /** {@code POST /orders} body. */
-record OrderRequest(@NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9_.:-]+") String userId,
+record OrderRequest(@NotBlank @Size(max = 64) @Pattern(regexp = "[A-Za-z0-9._-]{1,64}") String userId,
                     @NotEmpty @Size(max = 100) List<@Valid OrderItem> items) {
 }

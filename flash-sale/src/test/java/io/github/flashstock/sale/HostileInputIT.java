@@ -1,0 +1,304 @@
+package io.github.flashstock.sale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.junit.SharedStack;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeProperty;
+
+/**
+ * Hostile input, generated, against both HTTP APIs of the running services: bodies that are not JSON or not of the
+ * expected shape, numbers as strings and fractions, ids with braces, colons, slashes and control characters,
+ * headers that are not Seata XIDs, or XIDs the coordinator never opened. Every request is bad by construction, so
+ * every answer must be a 4xx {@code application/problem+json} with a problem type, never a 5xx, and nothing may
+ * change: not in Redis (the keys and values of the SKU under attack, how many stock keys exist), not in MySQL (its
+ * stock row and ledger, how many SKUs, repairs, orders and order lines exist).
+ */
+class HostileInputIT {
+
+    private static final String SKU = "hostile-target";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Services services;
+    private Map<String, Object> before;
+
+    @BeforeProperty
+    void snapshot() throws Exception {
+        services = EndToEnd.services();
+        Http http = EndToEnd.http();
+        Http.Reply created = http.createSku(SKU, 100, 5);
+        assertThat(created.status()).isIn(201, 409);
+        before = state();
+    }
+
+    @AfterProperty
+    void nothingChanged() throws Exception {
+        assertThat(state()).isEqualTo(before);
+    }
+
+    // ---- inventory: POST /reservations --------------------------------------------------------------------
+
+    @Property(tries = 250)
+    void reservationsRefuseEveryHostileRequestWithAProblem(@ForAll("reservationBodies") String body,
+                                                           @ForAll("xids") String xid,
+                                                           @ForAll("contentTypes") String contentType) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url() + "/reservations"))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!contentType.isEmpty()) {
+            request.header("Content-Type", contentType);
+        }
+        if (!xid.isEmpty()) {
+            request.header("TX_XID", xid);
+        }
+
+        assertProblem(send(request), body + " / TX_XID " + xid + " / " + contentType);
+    }
+
+    @Property(tries = 150)
+    void stockViewsRefuseHostileSkuIds(@ForAll("hostileIds") String skuId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url() + "/skus/"
+                + URLEncoder.encode(skuId, StandardCharsets.UTF_8).replace("+", "%20") + "/stock")).GET();
+
+        assertProblem(send(request), skuId);
+    }
+
+    @Property(tries = 150)
+    void adminRepairsRefuseWhatTheyCannotFind(@ForAll("hostileIds") String reservationId,
+                                              @ForAll("xids") String xid) {
+        String body = "{\"skuId\":\"" + SKU + "\",\"xid\":" + quote(xid) + ",\"reservationId\":"
+                + quote(reservationId) + "}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url()
+                        + "/admin/reconciliation/reservations/release"))
+                .header("Authorization", "Bearer " + services.adminToken())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+
+        assertProblem(send(request), body);
+    }
+
+    // ---- order-demo: POST /orders ---------------------------------------------------------------------------
+
+    @Property(tries = 250)
+    void ordersRefuseEveryHostileRequestWithAProblem(@ForAll("orderBodies") String body,
+                                                     @ForAll("contentTypes") String contentType) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!contentType.isEmpty()) {
+            request.header("Content-Type", contentType);
+        }
+
+        assertProblem(send(request), body + " / " + contentType);
+    }
+
+    // ---- generators -----------------------------------------------------------------------------------------
+
+    /** Ids no API accepts: empty, too long, braces, colons, slashes, spaces, control and non-ASCII characters. */
+    @Provide
+    Arbitrary<String> hostileIds() {
+        Arbitrary<String> fixed = Arbitraries.of("", " ", "a}:x", "{x}", "../../etc/passwd", "a/b", "a b", "x\u0000y",
+                "é", "<script>", "a*", "%", "x".repeat(65), "hot-1\n", "inv:{" + SKU + "}");
+        Arbitrary<String> withBadCharacter = Combinators.combine(
+                Arbitraries.strings().alpha().numeric().ofMinLength(0).ofMaxLength(10),
+                Arbitraries.of('{', '}', ':', '/', ' ', '*', '?', '#', '\\', '"', '\'', '\t', 'ü'),
+                Arbitraries.strings().alpha().numeric().ofMinLength(0).ofMaxLength(10))
+                .as((a, bad, b) -> a + bad + b);
+        return Arbitraries.oneOf(fixed, withBadCharacter);
+    }
+
+    /** Acceptable ids: reused where one field must be fine so that another can be the hostile one. */
+    private static Arbitrary<String> goodIds() {
+        return Arbitraries.strings().withChars("abcxyz019._-").ofMinLength(1).ofMaxLength(12);
+    }
+
+    /** Quantities that are not a positive JSON integer of a sane size. */
+    private static Arbitrary<String> hostileQuantities() {
+        return Arbitraries.of("0", "-1", "1.5", "2.0", "\"2\"", "\"one\"", "1e3", "2147483648", "99999999999999999999",
+                "null", "true", "[]", "{}", "1001", "-2147483649");
+    }
+
+    /** Bodies of POST /reservations that are bad in at least one place. */
+    @Provide
+    Arbitrary<String> reservationBodies() {
+        Arbitrary<String> badLine = Combinators.combine(Arbitraries.oneOf(hostileIds(), goodIds()), hostileQuantities())
+                .as((sku, q) -> "{\"skuId\":" + quote(sku) + ",\"quantity\":" + q + "}");
+        Arbitrary<String> badSkuLine = hostileIds().map(sku -> "{\"skuId\":" + quote(sku) + ",\"quantity\":1}");
+        Arbitrary<String> wellFormed = Combinators.combine(Arbitraries.oneOf(goodIds(), hostileIds()),
+                        Arbitraries.oneOf(goodIds(), hostileIds()),
+                        Arbitraries.oneOf(badLine, badSkuLine, Arbitraries.just("{\"skuId\":\"" + SKU
+                                + "\",\"quantity\":1}")).list().ofMinSize(0).ofMaxSize(3))
+                .as((reservation, user, lines) -> "{\"reservationId\":" + quote(reservation) + ",\"userId\":"
+                        + quote(user) + ",\"items\":[" + String.join(",", lines) + "]}");
+        return Arbitraries.oneOf(wellFormed, notJson(), tooManyLines());
+    }
+
+    /** Bodies of POST /orders that are bad in at least one place (a valid order would change the books). */
+    @Provide
+    Arbitrary<String> orderBodies() {
+        Arbitrary<String> badUser = Combinators.combine(hostileIds(), goodIds())
+                .as((user, sku) -> "{\"userId\":" + quote(user) + ",\"items\":[{\"skuId\":" + quote(sku)
+                        + ",\"quantity\":1}]}");
+        Arbitrary<String> badItem = Combinators.combine(goodIds(), Arbitraries.oneOf(
+                        Combinators.combine(Arbitraries.oneOf(goodIds(), hostileIds()), hostileQuantities())
+                                .as((sku, q) -> "{\"skuId\":" + quote(sku) + ",\"quantity\":" + q + "}"),
+                        hostileIds().map(sku -> "{\"skuId\":" + quote(sku) + ",\"quantity\":1}")))
+                .as((user, item) -> "{\"userId\":" + quote(user) + ",\"items\":[{\"skuId\":\"" + SKU
+                        + "\",\"quantity\":1}," + item + "]}");
+        Arbitrary<String> noItems = goodIds().map(user -> "{\"userId\":" + quote(user) + ",\"items\":[]}");
+        return Arbitraries.oneOf(badUser, badItem, noItems, notJson());
+    }
+
+    private static Arbitrary<String> notJson() {
+        return Arbitraries.oneOf(
+                Arbitraries.of("", "{", "}", "[]", "null", "\"text\"", "42", "{\"items\":", "<xml/>", "{'a':1}",
+                        "{\"userId\":\"u\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]", "\u0000"),
+                Arbitraries.strings().ofMinLength(1).ofMaxLength(40).filter(s -> !s.isBlank()));
+    }
+
+    private static Arbitrary<String> tooManyLines() {
+        return Arbitraries.integers().between(21, 40).map(n -> {
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                lines.add("{\"skuId\":\"" + SKU + "-" + i + "\",\"quantity\":1}");
+            }
+            return "{\"reservationId\":\"r-many\",\"userId\":\"u\",\"items\":[" + String.join(",", lines) + "]}";
+        });
+    }
+
+    /** Absent, not an XID, or a well-formed XID the coordinator never opened. */
+    @Provide
+    Arbitrary<String> xids() {
+        return Arbitraries.oneOf(
+                Arbitraries.of("", " ", "a}:b:c", "x:y:z", "::", "127.0.0.1:18091", "127.0.0.1:x:1",
+                        "127.0.0.1:18091:-1", "127.0.0.1:123456:1", "{tag}:1:1", "x".repeat(300)),
+                Arbitraries.longs().between(1, Long.MAX_VALUE).map(n -> "127.0.0.1:18091:" + n),
+                hostileIds().map(id -> id + ":18091:1"))
+                // what an HTTP client can send at all: visible ASCII and spaces (Java's client refuses the rest)
+                .filter(x -> x.chars().allMatch(c -> c >= 0x20 && c < 0x7f));
+    }
+
+    @Provide
+    Arbitrary<String> contentTypes() {
+        return Arbitraries.of("application/json", "application/json", "application/json", "text/plain",
+                "application/xml", "application/x-www-form-urlencoded", "");
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------
+
+    private static String quote(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void assertProblem(HttpResponse<String> answer, String input) {
+        assertThat(answer.statusCode()).as("status for %s: %s", input, answer.body()).isBetween(400, 499);
+        assertThat(answer.headers().firstValue("Content-Type")).as("content type for %s", input)
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        JsonNode problem;
+        try {
+            problem = JSON.readTree(answer.body());
+        } catch (IOException e) {
+            throw new AssertionError("not JSON for " + input + ": " + answer.body(), e);
+        }
+        assertThat(problem.path("type").asText()).as("problem type for %s", input)
+                .startsWith("urn:flashstock:problem:");
+        assertThat(problem.path("status").asInt()).isEqualTo(answer.statusCode());
+    }
+
+    /** Everything a request could have changed: Redis keys of the stock, the SKU's stock, MySQL's books. */
+    private static Map<String, Object> state() throws SQLException {
+        Map<String, Object> state = new LinkedHashMap<>();
+        Endpoints stack = SharedStack.endpoints();
+        RedisClient client = RedisClient.create("redis://" + stack.redisHost() + ":" + stack.redisPort());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            Map<String, String> target = new TreeMap<>();
+            List<String> keys = new ArrayList<>();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                var page = redis.sync().scan(cursor, ScanArgs.Builder.matches("inv:*").limit(1000));
+                keys.addAll(page.getKeys());
+                cursor = page;
+            } while (!cursor.isFinished());
+            state.put("redis keys", keys.size());
+            for (String key : keys) {
+                if (key.startsWith("inv:{" + SKU + "}")) {
+                    String type = redis.sync().type(key);
+                    target.put(key, type.equals("hash") ? new TreeMap<>(redis.sync().hgetall(key)).toString()
+                            : type.equals("string") ? redis.sync().get(key) : type);
+                }
+            }
+            state.put("redis " + SKU, target);
+        } finally {
+            client.shutdown();
+        }
+        // MySQL: the target SKU's row and ledger, how many SKUs exist, repairs, orders (other SKUs' ledgers may still
+        // be filling from earlier tests' events, so they are left out)
+        state.put("inventory", rows(stack, "inventory", "SELECT (SELECT COUNT(*) FROM sku_stock),"
+                + " (SELECT CONCAT_WS('/', total, sold, locked, version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
+                + " (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = '" + SKU + "'),"
+                + " (SELECT COUNT(*) FROM repair_audit)"));
+        state.put("orders", rows(stack, "orders", "SELECT (SELECT COUNT(*) FROM orders),"
+                + " (SELECT COUNT(*) FROM order_line)"));
+        return state;
+    }
+
+    private static List<String> rows(Endpoints stack, String database, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(stack.jdbcUrl(database), stack.dbUser(database),
+                stack.dbPassword());
+             Statement s = c.createStatement();
+             ResultSet r = s.executeQuery(sql)) {
+            List<String> values = new ArrayList<>();
+            while (r.next()) {
+                for (int i = 1; i <= r.getMetaData().getColumnCount(); i++) {
+                    values.add(r.getString(i));
+                }
+            }
+            return values;
+        }
+    }
+}
