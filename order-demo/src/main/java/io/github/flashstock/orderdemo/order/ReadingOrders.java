@@ -1,5 +1,6 @@
 package io.github.flashstock.orderdemo.order;
 
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /** Reads orders as stored. */
@@ -19,6 +20,11 @@ public class ReadingOrders {
             throw new UnknownOrder(orderId);
         }
         return OrderStatus.valueOf(status);
+    }
+
+    /** The order if it exists; empty when it was never written (or its writing was rolled back with it). */
+    public Optional<Order> findIfAny(String orderId) {
+        return orders.find(orderId) == null ? Optional.empty() : Optional.of(find(orderId));
     }
 
     /** @throws UnknownOrder when there is none */

@@ -2,6 +2,8 @@ package io.github.flashstock.orderdemo.order.web;
 
 import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
+import io.github.flashstock.orderdemo.inventory.InventoryRefused;
+import io.github.flashstock.orderdemo.inventory.InventoryUnavailable;
 import io.github.flashstock.orderdemo.order.Order;
 import io.github.flashstock.orderdemo.order.OrderStatus;
 import io.github.flashstock.orderdemo.order.PlacingOrders;
@@ -9,6 +11,7 @@ import io.github.flashstock.orderdemo.order.ReadingOrders;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,7 +41,9 @@ class OrderController {
 
     /**
      * Places the order in a new global transaction; 201 once it committed. A refusal by the inventory service comes
-     * back as the same problem (with {@code orderId} added), after the transaction rolled back.
+     * back as the same problem (with {@code orderId} added), after the transaction rolled back. When the call fails
+     * in a way that leaves the outcome open (the coordinator unreachable while committing, a commit that timed out),
+     * the answer never guesses: see {@link #afterFailure}.
      */
     @PostMapping("/orders")
     ResponseEntity<PlacedOrder> place(@Valid @RequestBody OrderRequest request,
@@ -50,17 +55,69 @@ class OrderController {
         try {
             xid = placing.place(orderId, request.userId(), request.items(), fault);
         } catch (RuntimeException e) {
-            meters.counter("orders.placed", "outcome", "rolled-back").increment();
-            throw new OrderFailed(orderId, e);
+            return afterFailure(orderId, e);
         }
         meters.counter("orders.placed", "outcome", "committed").increment();
         return ResponseEntity.created(URI.create("/orders/" + orderId))
                 .body(new PlacedOrder(orderId, xid, reading.status(orderId)));
     }
 
+    /**
+     * What a failed placement call says depends on where the order stands now, read from this service's database
+     * (the order branch's own record of its phases):
+     * <ul>
+     *   <li>CONFIRMED: the coordinator committed even though the call failed (its answer was lost): 201, as for
+     *   any committed order.</li>
+     *   <li>PENDING after anything but a refusal by the inventory service or an injected failure (the coordinator
+     *   unreachable during commit, a timeout): nobody knows yet; 202 with status PENDING and {@code Location} to
+     *   poll. The coordinator finishes it one way or the other, and {@code GET /orders/{id}} then says which.</li>
+     *   <li>The database cannot be read: 503 {@code order-outcome-unknown} with the order id to poll.</li>
+     *   <li>Otherwise (CANCELLED, never written, or refused by inventory, whose rollback the coordinator
+     *   completes): the failure, as before.</li>
+     * </ul>
+     */
+    private ResponseEntity<PlacedOrder> afterFailure(String orderId, RuntimeException failure) {
+        Optional<Order> now;
+        try {
+            now = reading.findIfAny(orderId);
+        } catch (RuntimeException unreadable) {
+            meters.counter("orders.placed", "outcome", "unknown").increment();
+            throw new OutcomeUnknown(orderId, failure);
+        }
+        OrderStatus status = now.map(Order::status).orElse(null);
+        if (status == OrderStatus.CONFIRMED) {
+            meters.counter("orders.placed", "outcome", "committed").increment();
+            return ResponseEntity.created(URI.create("/orders/" + orderId))
+                    .body(new PlacedOrder(orderId, now.get().xid(), status));
+        }
+        if (status == OrderStatus.PENDING && !decided(failure)) {
+            meters.counter("orders.placed", "outcome", "unknown").increment();
+            return ResponseEntity.accepted().location(URI.create("/orders/" + orderId))
+                    .body(new PlacedOrder(orderId, now.get().xid(), status));
+        }
+        meters.counter("orders.placed", "outcome", "rolled-back").increment();
+        throw new OrderFailed(orderId, failure);
+    }
+
+    /** Failures that end in a rollback whatever else happens: the order will be CANCELLED. */
+    private static boolean decided(RuntimeException failure) {
+        return failure instanceof InventoryRefused || failure instanceof InventoryUnavailable
+                || failure instanceof Faults.InjectedFailure;
+    }
+
     @GetMapping("/orders/{orderId}")
     Order order(@PathVariable String orderId) {
         return reading.find(orderId);
+    }
+
+    /** A placement whose outcome cannot be read now: the order id to ask about later. */
+    static final class OutcomeUnknown extends RuntimeException {
+        final String orderId;
+
+        OutcomeUnknown(String orderId, RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.orderId = orderId;
+        }
     }
 
     /** A placement that rolled back: the order id and what caused it. */

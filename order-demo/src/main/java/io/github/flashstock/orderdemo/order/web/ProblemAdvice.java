@@ -9,6 +9,11 @@ import io.github.flashstock.orderdemo.order.UnknownOrder;
 import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
 import java.net.URI;
+import org.apache.seata.common.exception.FrameworkException;
+import org.apache.seata.core.exception.TransactionException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.http.HttpHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -35,14 +40,50 @@ class ProblemAdvice extends BadInputAdvice {
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
+        } else if (cause(e, TransactionException.class) != null || cause(e, FrameworkException.class) != null) {
+            problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
+                    "Transaction coordinator unavailable", "the order was not placed: " + e.getMessage());
+            return retryLater(problem, e.orderId);
+        } else if (cause(e, TransientDataAccessException.class) != null
+                || cause(e, DataAccessResourceFailureException.class) != null) {
+            problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
+                    "Order database unavailable", "the order was not placed; the database could not be reached");
+            return retryLater(problem, e.orderId);
         } else {
-            log.error("order {} failed and was rolled back", e.orderId, e.getCause());
+            log.error("order {} failed and was not placed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "order-failed", "Order failed",
-                    "the order could not be placed and was rolled back");
+                    "the order was not placed (it was rolled back, or never written)");
         }
         problem.setProperty("orderId", e.orderId);
         problem.setInstance(URI.create("/orders"));
         return ResponseEntity.status(problem.getStatus()).body(problem);
+    }
+
+    /** The placement failed and its outcome cannot be read now: poll the order. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unknownOutcome(OrderController.OutcomeUnknown e) {
+        log.warn("order {}: placement failed and its outcome cannot be read now", e.orderId, e.getCause());
+        ProblemDetail problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "order-outcome-unknown",
+                "Order outcome unknown", "the order may or may not have been placed; ask GET /orders/" + e.orderId
+                        + " later (404 there means it was not placed)");
+        ResponseEntity<ProblemDetail> answer = retryLater(problem, e.orderId);
+        return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
+                .location(URI.create("/orders/" + e.orderId)).body(answer.getBody());
+    }
+
+    private static ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem, String orderId) {
+        problem.setProperty("orderId", orderId);
+        problem.setInstance(URI.create("/orders"));
+        return ResponseEntity.status(problem.getStatus()).header(HttpHeaders.RETRY_AFTER, "2").body(problem);
+    }
+
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
     }
 
     @ExceptionHandler

@@ -1,0 +1,148 @@
+package io.github.flashstock.orderdemo.order.web;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.BDDMockito.given;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.github.flashstock.orderdemo.faults.Fault;
+import io.github.flashstock.orderdemo.faults.Faults;
+import io.github.flashstock.orderdemo.inventory.InventoryRefused;
+import io.github.flashstock.orderdemo.order.Order;
+import io.github.flashstock.orderdemo.order.OrderStatus;
+import io.github.flashstock.orderdemo.order.PlacingOrders;
+import io.github.flashstock.orderdemo.order.ReadingOrders;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.apache.seata.core.exception.TransactionException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.web.servlet.WebMvcTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+
+/**
+ * What {@code POST /orders} answers when placing fails, for each state the order can be found in afterwards: never
+ * "rolled back" for an order that may still commit, never an error for one that committed.
+ */
+@WebMvcTest(OrderController.class)
+class OrderAnswersTest {
+
+    private static final String BODY = "{\"userId\":\"u1\",\"items\":[{\"skuId\":\"hot-1\",\"quantity\":1}]}";
+
+    @TestConfiguration
+    static class Meters {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+
+    @Autowired
+    MockMvc mvc;
+    @MockitoBean
+    PlacingOrders placing;
+    @MockitoBean
+    ReadingOrders reading;
+    @MockitoBean
+    Faults faults;
+
+    @BeforeEach
+    void noFault() {
+        given(faults.requested(any())).willReturn(Fault.NONE);
+    }
+
+    private ResultActions placeWhenPlacingFailsWith(RuntimeException failure) throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any())).willThrow(failure);
+        return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY));
+    }
+
+    private void orderNowIs(OrderStatus status) {
+        given(reading.findIfAny(anyString())).willAnswer(call -> Optional.of(new Order(call.getArgument(0), "u1",
+                status, "127.0.0.1:18091:42", List.of(), Instant.now(), Instant.now())));
+    }
+
+    /** What Seata's interceptor throws when the coordinator cannot be reached (a checked exception, wrapped). */
+    private static RuntimeException coordinatorUnreachable() {
+        return new UndeclaredThrowableException(new TransactionException("can not connect to the coordinator"));
+    }
+
+    @Test
+    void aCommitWhoseOutcomeIsOpenIsAcceptedAsPendingWithWhereToAsk() throws Exception {
+        orderNowIs(OrderStatus.PENDING);
+
+        placeWhenPlacingFailsWith(coordinatorUnreachable())
+                .andExpect(status().isAccepted())
+                .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/orders/")))
+                .andExpect(jsonPath("$.status").value("PENDING"))
+                .andExpect(jsonPath("$.orderId").isNotEmpty());
+    }
+
+    @Test
+    void aCommitThatHappenedDespiteTheFailedCallIsCreated() throws Exception {
+        orderNowIs(OrderStatus.CONFIRMED);
+
+        placeWhenPlacingFailsWith(coordinatorUnreachable())
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.status").value("CONFIRMED"));
+    }
+
+    @Test
+    void aCoordinatorAwayBeforeAnythingWasWrittenIsATryAgain() throws Exception {
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(coordinatorUnreachable())
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:coordinator-unavailable"))
+                .andExpect(jsonPath("$.orderId").isNotEmpty());
+    }
+
+    @Test
+    void aRefusalIsARefusalEvenWhileItsRollbackIsStillUnderWay() throws Exception {
+        orderNowIs(OrderStatus.PENDING);
+        ProblemDetail insufficient = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "only 0 left");
+        insufficient.setType(URI.create("urn:flashstock:problem:insufficient-stock"));
+
+        placeWhenPlacingFailsWith(new InventoryRefused(insufficient))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:insufficient-stock"));
+    }
+
+    @Test
+    void anOutcomeThatCannotBeReadIsSaidToBeUnknown() throws Exception {
+        given(reading.findIfAny(anyString())).willThrow(new DataAccessResourceFailureException("database away"));
+
+        placeWhenPlacingFailsWith(new CannotGetJdbcConnectionException("database away"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/orders/")))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:order-outcome-unknown"));
+    }
+
+    @Test
+    void aDatabaseAwayWhenNothingWasWrittenIsATryAgain() throws Exception {
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(new CannotGetJdbcConnectionException("database away"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
+}
