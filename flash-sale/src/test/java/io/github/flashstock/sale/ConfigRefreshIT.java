@@ -26,6 +26,10 @@ class ConfigRefreshIT {
 
         try {
             Files.writeString(config, original.replace("max-units-per-order: 10", "max-units-per-order: 3"));
+            Http.Reply anonymous = http.refreshOrderConfigAnonymously();
+            assertThat(anonymous.status()).as("a refresh needs the admin token").isEqualTo(401);
+            assertThat(anonymous.type()).isEqualTo("urn:flashstock:problem:admin-token-required");
+            assertThat(http.placeOrder(order("ivan", sku, 4)).status()).as("nothing reloaded").isEqualTo(201);
             Http.Reply refreshed = http.refreshOrderConfig();
             assertThat(refreshed.status()).isEqualTo(200);
             assertThat(refreshed.body().toString()).contains("orders.limits.max-units-per-order");
@@ -35,7 +39,7 @@ class ConfigRefreshIT {
             assertThat(refused.status()).isEqualTo(409);
             assertThat(refused.type()).isEqualTo("urn:flashstock:problem:order-limit-exceeded");
             assertThat(refused.body().path("limit").asInt()).isEqualTo(3);
-            assertThat(http.stock(sku).path("redis").path("sold").asInt()).as("nothing reserved").isEqualTo(4);
+            assertThat(http.stock(sku).path("redis").path("sold").asInt()).as("nothing reserved").isEqualTo(8);
         } finally {
             Files.writeString(config, original);
             http.refreshOrderConfig();

@@ -76,6 +76,12 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** {@code POST /actuator/refresh} on order-demo without the admin token. */
+    Reply refreshOrderConfigAnonymously() {
+        return send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/refresh"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
     /** A counter or gauge of order-demo's actuator metrics, 0 when it has not been registered yet. */
     double orderMetric(String name, String tag) {
         Reply reply = send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/metrics/" + name + "?tag=" + tag))
