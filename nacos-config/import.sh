@@ -11,7 +11,7 @@ case "$addr" in http://*|https://*) base="$addr" ;; *) base="http://$addr" ;; es
 group="${NACOS_GROUP:-DEFAULT_GROUP}"
 token=""
 if [ -n "${NACOS_USERNAME:-}" ]; then
-  login="$(curl -sS -X POST "$base/nacos/v1/auth/users/login" \
+  login="$(curl -sS --connect-timeout 5 --max-time 30 -X POST "$base/nacos/v1/auth/users/login" \
     --data-urlencode "username=$NACOS_USERNAME" --data-urlencode "password=${NACOS_PASSWORD:-}")" || {
     echo "login to $base failed: no answer" >&2; exit 1; }
   token="$(printf '%s' "$login" | sed -n 's/.*"accessToken":"\([^"]*\)".*/\1/p')"
@@ -24,7 +24,7 @@ for file in "$dir"/*.yaml; do
         --data-urlencode "content@$file")
   [ -n "${NACOS_NAMESPACE:-}" ] && args+=(--data-urlencode "tenant=$NACOS_NAMESPACE")
   [ -n "$token" ] && args+=(--data-urlencode "accessToken=$token")
-  answer="$(curl -sS -X POST "$base/nacos/v1/cs/configs" "${args[@]}")" || {
+  answer="$(curl -sS --connect-timeout 5 --max-time 30 -X POST "$base/nacos/v1/cs/configs" "${args[@]}")" || {
     echo "publishing $data_id to $base failed: no answer" >&2; exit 1; }
   if [ "$answer" != "true" ]; then
     hint=""

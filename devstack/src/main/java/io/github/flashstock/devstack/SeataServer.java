@@ -144,9 +144,17 @@ final class SeataServer extends Server {
         return Processes.accepts(config.seataPort()) && consoleToken().isPresent();
     }
 
+    /**
+     * The TC answers. With the nacos registry, its registration is also put back if Nacos lost it (a Nacos
+     * restarted with fresh data); a Nacos that is away does not make a working TC unhealthy.
+     */
     @Override
     boolean healthy() {
-        return answers() && (!config.seataRegistry().equals("nacos") || registeredInNacos());
+        boolean answers = answers();
+        if (answers && config.seataRegistry().equals("nacos") && !registeredInNacos()) {
+            new NacosServer(config).registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort());
+        }
+        return answers;
     }
 
     /** Nacos lists this TC (127.0.0.1 and its RPC port) as a healthy instance. */

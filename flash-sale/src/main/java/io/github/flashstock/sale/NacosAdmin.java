@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,17 +98,22 @@ public final class NacosAdmin {
 
     /** Runs {@code nacos-config/import.sh} of the checkout at {@code root} against this connection. */
     public ImportRun importFolder(Path root) {
-        ProcessBuilder script = new ProcessBuilder("bash", root.resolve("nacos-config/import.sh").toString())
-                .redirectErrorStream(true);
-        script.environment().putAll(nacos.environment());
         try {
+            Path output = Files.createTempFile("nacos-import", ".log");
+            ProcessBuilder script = new ProcessBuilder("bash", root.resolve("nacos-config/import.sh").toString())
+                    .redirectErrorStream(true).redirectOutput(output.toFile());
+            script.environment().putAll(nacos.environment());
             Process run = script.start();
-            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!run.waitFor(60, TimeUnit.SECONDS)) {
+            boolean finished = run.waitFor(90, TimeUnit.SECONDS);
+            if (!finished) {
                 run.destroyForcibly();
-                throw new IllegalStateException("import.sh did not finish in 60 s: " + output);
             }
-            return new ImportRun(run.exitValue(), output);
+            String printed = Files.readString(output);
+            Files.deleteIfExists(output);
+            if (!finished) {
+                throw new IllegalStateException("import.sh did not finish in 90 s: " + printed);
+            }
+            return new ImportRun(run.exitValue(), printed);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

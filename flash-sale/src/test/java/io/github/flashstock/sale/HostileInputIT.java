@@ -108,6 +108,33 @@ class HostileInputIT {
         assertProblem(send(request), body);
     }
 
+    @Property(tries = 40)
+    void releasingAReservationRedisDoesNotHoldWritesNothing(@ForAll("goodReservationIds") String reservationId,
+                                                            @ForAll("unknownXids") String xid) {
+        String body = "{\"skuId\":\"" + SKU + "\",\"xid\":\"" + xid + "\",\"reservationId\":\"" + reservationId + "\"}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url()
+                        + "/admin/reconciliation/reservations/release"))
+                .header("Authorization", "Bearer " + services.adminToken())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+
+        HttpResponse<String> answer = send(request);
+
+        assertProblem(answer, body);
+        assertThat(answer.statusCode()).isEqualTo(409);
+        assertThat(answer.body()).contains("urn:flashstock:problem:release-refused");
+    }
+
+    @Provide
+    Arbitrary<String> goodReservationIds() {
+        return goodIds();
+    }
+
+    @Provide
+    Arbitrary<String> unknownXids() {
+        return Arbitraries.longs().between(1, Long.MAX_VALUE).map(n -> "127.0.0.1:18091:" + n);
+    }
+
     // ---- order-demo: POST /orders ---------------------------------------------------------------------------
 
     @Property(tries = 250)

@@ -2,6 +2,7 @@ package io.github.flashstock.sale;
 
 import static io.github.flashstock.sale.Http.order;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.Map;
@@ -98,8 +100,10 @@ class NacosAuthIT {
             String sku = "nacos-auth-" + UUID.randomUUID().toString().substring(0, 8);
             http.createSku(sku, 50, 50);
 
-            assertThat(admin.healthyInstances("inventory-service")).hasSize(1);
-            assertThat(admin.healthyInstances("order-demo")).hasSize(1);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(admin.healthyInstances("inventory-service")).hasSize(1);
+                assertThat(admin.healthyInstances("order-demo")).hasSize(1);
+            });
             assertThat(http.placeOrder(order("ada", sku, 5)).status()).isEqualTo(201);
             Http.Reply tooMany = http.placeOrder(order("ada", sku, 6));
             assertThat(tooMany.status()).isEqualTo(409);

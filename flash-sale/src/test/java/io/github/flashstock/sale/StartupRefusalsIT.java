@@ -59,6 +59,7 @@ class StartupRefusalsIT {
 
     @Test
     void refusesToStartWhenTheConfiguredNacosCannotBeReachedAndSaysWhatToDo() throws Exception {
+        SharedStack.ensure(Component.defaults());
         String nowhere = "127.0.0.1:" + NacosFixture.freePort();
         long begin = System.nanoTime();
 

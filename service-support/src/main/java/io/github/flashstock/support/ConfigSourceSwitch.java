@@ -61,7 +61,8 @@ public class ConfigSourceSwitch implements EnvironmentPostProcessor, Ordered {
             copy(environment, defaults, "NACOS_PASSWORD", "spring.cloud.nacos.password",
                     "spring.cloud.nacos.config.password", "spring.cloud.nacos.discovery.password");
             // the services bind to loopback by default; register the address they can be reached on
-            defaults.put("spring.cloud.nacos.discovery.ip", environment.getProperty("server.address", "127.0.0.1"));
+            // (a placeholder: server.address comes from application.yml, which is read after this runs)
+            defaults.put("spring.cloud.nacos.discovery.ip", "${server.address:127.0.0.1}");
             defaults.put("spring.cloud.nacos.config.file-extension", "yaml");
         }
         defaults.put(SOURCE, nacos ? "nacos:" : LOCAL_SOURCE);

@@ -67,6 +67,16 @@ class ConfigSourceSwitchTest {
     }
 
     @Test
+    void registersTheAddressTheServiceIsBoundTo() {
+        MockEnvironment environment = new MockEnvironment().withProperty("NACOS_SERVER_ADDR", nacosAddress())
+                .withProperty("server.address", "10.1.2.3");
+
+        configSwitch.postProcessEnvironment(environment, new SpringApplication());
+
+        assertThat(environment.getProperty("spring.cloud.nacos.discovery.ip")).isEqualTo("10.1.2.3");
+    }
+
+    @Test
     void turnsOffTheImportCheckThatCannotSeeThroughThePlaceholder() {
         MockEnvironment environment = new MockEnvironment().withProperty("NACOS_SERVER_ADDR", nacosAddress());
 

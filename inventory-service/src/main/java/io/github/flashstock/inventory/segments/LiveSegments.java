@@ -20,8 +20,9 @@ import org.springframework.stereotype.Component;
 /**
  * Keeps Redis in step with the configured segment counts. On every configuration change that touches
  * {@code inventory.segments} (a Nacos push, or a refresh after a file change: both end in Spring Cloud's
- * {@link EnvironmentChangeEvent}), it works out which SKUs' counts changed and re-segments exactly those, each with
- * one run of {@code lua/resegment.lua}.
+ * {@link EnvironmentChangeEvent}; in Nacos mode a push also arrives earlier through {@link NacosSegmentsListener}),
+ * it works out which SKUs' counts changed and re-segments exactly those, each with one run of
+ * {@code lua/resegment.lua}.
  * <p>
  * Several instances receive the same change. The script is atomic and answers UNCHANGED when the SKU already has the
  * count, so the first instance to run it applies the change and the others see it done. Re-segmenting moves only

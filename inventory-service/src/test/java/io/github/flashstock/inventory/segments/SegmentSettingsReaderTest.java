@@ -2,9 +2,16 @@ package io.github.flashstock.inventory.segments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.alibaba.cloud.nacos.client.NacosPropertySource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Date;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.mock.env.MockEnvironment;
 
 class SegmentSettingsReaderTest {
@@ -65,20 +72,38 @@ class SegmentSettingsReaderTest {
     }
 
     @Test
-    void readsTheCountsOfADataIdAsNacosPushedIt() throws Exception {
+    void readsThePushedDataIdInPlaceOfTheOldOneAndLetsOtherSourcesKeepTheirSay() throws Exception {
+        String old = """
+                inventory:
+                  segments:
+                    skus: {hot-9: 2}
+                """;
         String pushed = """
                 inventory:
-                  admin-token: ${INVENTORY_ADMIN_TOKEN:}
                   segments:
-                    default: 2
-                    skus: {hot-9: 4, broken: 0}
+                    default: ${SEGMENTS_DEFAULT:2}
+                    skus: {hot-9: 4, warm-1: 3, broken: 0}
                 """;
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("command line",
+                Map.of("inventory.segments.skus.warm-1", "5")));
+        environment.getPropertySources().addLast(new NacosPropertySource(
+                NacosSegmentsListener.parse("nacos", old), "DEFAULT_GROUP", "inventory-service.yaml", new Date(), true));
+        ConfigurationPropertySources.attach(environment);
 
-        SegmentPlan plan = new SegmentSettingsReader(new MockEnvironment(), meters)
-                .read(NacosSegmentsListener.parse("inventory-service.yaml", pushed), SegmentPlan.INITIAL);
+        Optional<Binder> binder = NacosSegmentsListener.withPushed(environment, "inventory-service.yaml", pushed);
+        SegmentPlan plan = new SegmentSettingsReader(environment, meters).read(binder.orElseThrow(),
+                SegmentPlan.INITIAL);
 
-        assertThat(plan.defaultCount()).isEqualTo(2);
-        assertThat(plan.perSku()).isEqualTo(Map.of("hot-9", 4));
+        assertThat(plan.defaultCount()).as("placeholder resolved").isEqualTo(2);
+        assertThat(plan.perSku()).as("the push replaces the old dataId; the command line still wins")
+                .isEqualTo(Map.of("hot-9", 4, "warm-1", 5));
         assertThat(rejected()).isEqualTo(1);
+    }
+
+    @Test
+    void leavesAPushToTheRefreshWhenTheEnvironmentHoldsNoSourceOfThatDataId() throws Exception {
+        assertThat(NacosSegmentsListener.withPushed(new StandardEnvironment(), "inventory-service.yaml",
+                "inventory: {segments: {default: 3}}")).isEmpty();
     }
 }

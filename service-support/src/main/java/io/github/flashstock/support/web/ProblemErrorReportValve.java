@@ -27,8 +27,10 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             if (writer != null) {
                 writer.write("{\"type\":\"" + ProblemDetails.TYPE_PREFIX + ProblemDetails.typeForStatus(status)
                         + "\",\"title\":\"" + ProblemDetails.titleForStatus(status) + "\",\"status\":" + status
-                        + ",\"detail\":\"the server refused the request before reading it (for example a path it"
-                        + " cannot decode)\"}");
+                        + ",\"detail\":\"" + (status < 500
+                        ? "the server refused the request before the application saw it (for example a path it"
+                                + " cannot decode)"
+                        : "the server could not handle the request") + "\"}");
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

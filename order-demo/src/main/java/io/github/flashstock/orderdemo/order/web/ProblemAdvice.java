@@ -41,11 +41,14 @@ class ProblemAdvice extends BadInputAdvice {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
         } else if (cause(e, TransactionException.class) != null || cause(e, FrameworkException.class) != null) {
+            log.warn("order {} not placed: the transaction coordinator failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
-                    "Transaction coordinator unavailable", "the order was not placed: " + e.getMessage());
+                    "Transaction coordinator unavailable", "the order was not placed; the transaction coordinator"
+                            + " could not be reached");
             return retryLater(problem, e.orderId);
         } else if (cause(e, TransientDataAccessException.class) != null
                 || cause(e, DataAccessResourceFailureException.class) != null) {
+            log.warn("order {} not placed: the order database failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
                     "Order database unavailable", "the order was not placed; the database could not be reached");
             return retryLater(problem, e.orderId);

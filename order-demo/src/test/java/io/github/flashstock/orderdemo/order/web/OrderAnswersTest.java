@@ -112,6 +112,8 @@ class OrderAnswersTest {
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:coordinator-unavailable"))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.not(
+                        org.hamcrest.Matchers.containsString("null"))))
                 .andExpect(jsonPath("$.orderId").isNotEmpty());
     }
 
