@@ -92,7 +92,14 @@ class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBea
             @Override
             public void receiveConfigInfo(String content) {
                 try {
-                    withPushed(environment, dataId, content).ifPresent(segments::pushed);
+                    Optional<Binder> pushed = withPushed(environment, group, dataId, content);
+                    if (pushed.isPresent()) {
+                        segments.pushed(pushed.get());
+                    } else {
+                        log.warn("No property source of {} among {}: left to Spring's refresh", dataId,
+                                environment.getPropertySources().stream()
+                                        .map(p -> p.getName() + " (" + p.getClass().getSimpleName() + ")").toList());
+                    }
                 } catch (RuntimeException | IOException e) {
                     log.warn("Could not read segment counts from the pushed {} (Spring's refresh applies them): {}",
                             dataId, e.getMessage());
@@ -103,9 +110,10 @@ class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBea
 
     /**
      * The environment's properties with the dataId's source replaced by the pushed document; empty when the
-     * environment holds no source of that dataId (nothing to replace: the refresh decides).
+     * environment holds no source of that dataId (nothing to replace: the refresh decides). The imported dataId is
+     * the property source named {@code <group>@<dataId>}.
      */
-    static Optional<Binder> withPushed(ConfigurableEnvironment environment, String dataId, String yaml)
+    static Optional<Binder> withPushed(ConfigurableEnvironment environment, String group, String dataId, String yaml)
             throws IOException {
         MutablePropertySources sources = new MutablePropertySources();
         boolean replaced = false;
@@ -113,7 +121,10 @@ class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBea
             if (ConfigurationPropertySources.isAttachedConfigurationPropertySource(source)) {
                 continue; // a view over all the others, the old dataId included
             }
-            if (source instanceof NacosPropertySource nacosSource && dataId.equals(nacosSource.getDataId())) {
+            boolean theDataId = source.getName().equals(group + "@" + dataId)
+                    || source instanceof NacosPropertySource nacosSource && dataId.equals(nacosSource.getDataId())
+                    && group.equals(nacosSource.getGroup());
+            if (theDataId) {
                 parse(dataId + " (pushed)", yaml).forEach(sources::addLast);
                 replaced = true;
             } else {

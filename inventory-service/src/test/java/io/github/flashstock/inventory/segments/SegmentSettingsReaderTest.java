@@ -2,9 +2,7 @@ package io.github.flashstock.inventory.segments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alibaba.cloud.nacos.client.NacosPropertySource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.Date;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -73,11 +71,6 @@ class SegmentSettingsReaderTest {
 
     @Test
     void readsThePushedDataIdInPlaceOfTheOldOneAndLetsOtherSourcesKeepTheirSay() throws Exception {
-        String old = """
-                inventory:
-                  segments:
-                    skus: {hot-9: 2}
-                """;
         String pushed = """
                 inventory:
                   segments:
@@ -87,11 +80,13 @@ class SegmentSettingsReaderTest {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("command line",
                 Map.of("inventory.segments.skus.warm-1", "5")));
-        environment.getPropertySources().addLast(new NacosPropertySource(
-                NacosSegmentsListener.parse("nacos", old), "DEFAULT_GROUP", "inventory-service.yaml", new Date(), true));
+        // as the config import leaves it: a map source named <group>@<dataId>
+        environment.getPropertySources().addLast(new MapPropertySource("DEFAULT_GROUP@inventory-service.yaml",
+                Map.of("inventory.segments.skus.hot-9", "2")));
         ConfigurationPropertySources.attach(environment);
 
-        Optional<Binder> binder = NacosSegmentsListener.withPushed(environment, "inventory-service.yaml", pushed);
+        Optional<Binder> binder = NacosSegmentsListener.withPushed(environment, "DEFAULT_GROUP",
+                "inventory-service.yaml", pushed);
         SegmentPlan plan = new SegmentSettingsReader(environment, meters).read(binder.orElseThrow(),
                 SegmentPlan.INITIAL);
 
@@ -103,7 +98,7 @@ class SegmentSettingsReaderTest {
 
     @Test
     void leavesAPushToTheRefreshWhenTheEnvironmentHoldsNoSourceOfThatDataId() throws Exception {
-        assertThat(NacosSegmentsListener.withPushed(new StandardEnvironment(), "inventory-service.yaml",
+        assertThat(NacosSegmentsListener.withPushed(new StandardEnvironment(), "DEFAULT_GROUP", "inventory-service.yaml",
                 "inventory: {segments: {default: 3}}")).isEmpty();
     }
 }
