@@ -1,4 +1,4 @@
--- Inventory database: the durable record of stock (DESIGN.md 6).
+-- Inventory database: the durable record of stock (README, "The inventory service").
 -- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share.
 
 -- One row per SKU.
@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- Every repair an operator ran (DESIGN.md 7: nothing repairs silently): what, on which SKU or reservation,
+-- Every repair an operator ran (nothing repairs silently): what, on which SKU or reservation,
 -- what it found and did, and who asked.
 CREATE TABLE IF NOT EXISTS repair_audit (
     id               BIGINT        NOT NULL AUTO_INCREMENT,
