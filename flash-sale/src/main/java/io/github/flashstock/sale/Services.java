@@ -59,6 +59,20 @@ public final class Services implements AutoCloseable {
                     orderArgs, Optional.of(connection));
         }
 
+        /** The jars named by {@code flashstock.inventory.jar} / {@code flashstock.order.jar}, where set (a build's own). */
+        public Settings withJarsFromSystemProperties() {
+            Settings settings = this;
+            String inventory = System.getProperty("flashstock.inventory.jar");
+            String order = System.getProperty("flashstock.order.jar");
+            if (inventory != null) {
+                settings = settings.withInventoryJar(Path.of(inventory));
+            }
+            if (order != null) {
+                settings = settings.withOrderJar(Path.of(order));
+            }
+            return settings;
+        }
+
         static Path jar(Path root, String module) {
             return root.resolve(module).resolve("target").resolve(module + "-" + Version.PROJECT + "-exec.jar");
         }

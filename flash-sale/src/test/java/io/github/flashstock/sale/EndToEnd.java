@@ -38,14 +38,7 @@ final class EndToEnd {
                                 "e2e-" + UUID.randomUUID(), root.resolve(".devstack/logs/e2e"))
                         .withInventoryArgs(source)
                         .withOrderArgs(source, "--spring.profiles.active=faults");
-                String inventoryJar = System.getProperty("flashstock.inventory.jar");
-                String orderJar = System.getProperty("flashstock.order.jar");
-                if (inventoryJar != null) {
-                    settings = settings.withInventoryJar(Path.of(inventoryJar));
-                }
-                if (orderJar != null) {
-                    settings = settings.withOrderJar(Path.of(orderJar));
-                }
+                settings = settings.withJarsFromSystemProperties();
                 services = Services.start(stack, settings, Duration.ofMinutes(3));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -39,15 +39,8 @@ final class NacosFixture {
         Services.Settings settings = Services.Settings.of(ROOT, inventoryPorts.get(0), freePort(),
                         "nacos-it-" + UUID.randomUUID(), ROOT.resolve(".devstack/logs/" + logFolder))
                 .withInventoryPorts(inventoryPorts)
-                .withNacos(nacos);
-        String inventoryJar = System.getProperty("flashstock.inventory.jar");
-        String orderJar = System.getProperty("flashstock.order.jar");
-        if (inventoryJar != null) {
-            settings = settings.withInventoryJar(Path.of(inventoryJar));
-        }
-        if (orderJar != null) {
-            settings = settings.withOrderJar(Path.of(orderJar));
-        }
+                .withNacos(nacos)
+                .withJarsFromSystemProperties();
         return Services.start(stack, settings, Duration.ofMinutes(3));
     }
 

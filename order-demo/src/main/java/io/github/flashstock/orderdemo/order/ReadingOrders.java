@@ -24,16 +24,16 @@ public class ReadingOrders {
 
     /** The order if it exists; empty when it was never written (or its writing was rolled back with it). */
     public Optional<Order> findIfAny(String orderId) {
-        return orders.find(orderId) == null ? Optional.empty() : Optional.of(find(orderId));
+        return Optional.ofNullable(orders.find(orderId)).map(this::withLines);
     }
 
     /** @throws UnknownOrder when there is none */
     public Order find(String orderId) {
-        OrderRow row = orders.find(orderId);
-        if (row == null) {
-            throw new UnknownOrder(orderId);
-        }
+        return findIfAny(orderId).orElseThrow(() -> new UnknownOrder(orderId));
+    }
+
+    private Order withLines(OrderRow row) {
         return new Order(row.orderId(), row.userId(), OrderStatus.valueOf(row.status()), row.xid(),
-                orders.lines(orderId), row.createdAt(), row.updatedAt());
+                orders.lines(row.orderId()), row.createdAt(), row.updatedAt());
     }
 }

@@ -58,6 +58,16 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
         return super.createResponseEntity(body, headers, status, request);
     }
 
+    /** The first exception of the given type in {@code e}'s cause chain ({@code e} included), or null. */
+    protected static <T extends Throwable> T causeOf(Throwable e, Class<T> type) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
     /** 400 {@code invalid-request} listing every violated constraint. */
     protected static ResponseEntity<Object> invalidRequest(List<String> errors) {
         ProblemDetail p = ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",

@@ -34,6 +34,10 @@ public class ManagementWriteGuard extends OncePerRequestFilter {
         // ";x=y" dropped, repeated slashes collapsed), so no spelling of a management path slips past the guard.
         String uri = request.getRequestURI().substring(request.getContextPath().length());
         String servlet = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        String name = basePath.substring(basePath.lastIndexOf('/') + 1);
+        if (!uri.contains(name) && !servlet.contains(name)) {
+            return true; // the common case (an order, a reservation): no normalising on the hot path
+        }
         return !underBasePath(normalise(uri)) && !underBasePath(normalise(servlet));
     }
 

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reconciliation.web;
 
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reconciliation.Repairs;
@@ -49,7 +50,7 @@ class ReconciliationController {
     }
 
     record Release(@NotBlank @Pattern(regexp = ID) String skuId,
-                   @NotBlank @Pattern(regexp = "[A-Za-z0-9.\\[\\]:_-]{1,100}:[0-9]{1,5}:[0-9]{1,19}") String xid,
+                   @NotBlank @Pattern(regexp = StockKeys.XID) String xid,
                    @NotBlank @Pattern(regexp = ID) String reservationId) {
     }
 

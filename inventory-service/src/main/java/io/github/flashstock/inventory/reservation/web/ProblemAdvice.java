@@ -65,7 +65,7 @@ class ProblemAdvice extends BadInputAdvice {
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> coordinator(FrameworkException e) {
-        TransactionException refusal = cause(e, TransactionException.class);
+        TransactionException refusal = causeOf(e, TransactionException.class);
         if (refusal != null && (refusal.getCode() == TransactionExceptionCode.GlobalTransactionNotExist
                 || refusal.getCode() == TransactionExceptionCode.GlobalTransactionNotActive
                 || refusal.getCode() == TransactionExceptionCode.GlobalTransactionStatusInvalid)) {
@@ -79,14 +79,6 @@ class ProblemAdvice extends BadInputAdvice {
                                 + " coordinator; nothing was reserved; try again"));
     }
 
-    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (type.isInstance(c)) {
-                return type.cast(c);
-            }
-        }
-        return null;
-    }
 
     private static ProblemDetail with(ProblemDetail p, Map<String, Object> facts) {
         facts.forEach(p::setProperty);

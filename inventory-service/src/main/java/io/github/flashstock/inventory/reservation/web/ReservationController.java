@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation.web;
 
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.reservation.ReservingStock;
 import io.github.flashstock.inventory.stock.StockLine;
@@ -16,9 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ReservationController {
 
-    /** A Seata XID: the coordinator's address (an IPv6 one has colons), its port, the transaction's number. */
-    static final java.util.regex.Pattern XID =
-            java.util.regex.Pattern.compile("[A-Za-z0-9.\\[\\]:_-]{1,100}:[0-9]{1,5}:[0-9]{1,19}");
+    private static final java.util.regex.Pattern XID = java.util.regex.Pattern.compile(StockKeys.XID);
 
     private final ReservingStock reserving;
     private final InventorySettings settings;

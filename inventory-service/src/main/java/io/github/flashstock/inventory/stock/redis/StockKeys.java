@@ -7,6 +7,12 @@ package io.github.flashstock.inventory.stock.redis;
  */
 public final class StockKeys {
 
+    /**
+     * A Seata XID as fence keys take it: the coordinator's address (an IPv6 one has colons), its port, the
+     * transaction's number. Anything else is refused before it gets near a key.
+     */
+    public static final String XID = "[A-Za-z0-9.\\[\\]:_-]{1,100}:[0-9]{1,5}:[0-9]{1,19}";
+
     private StockKeys() {
     }
 

@@ -40,14 +40,14 @@ class ProblemAdvice extends BadInputAdvice {
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
-        } else if (cause(e, TransactionException.class) != null || cause(e, FrameworkException.class) != null) {
+        } else if (causeOf(e, TransactionException.class) != null || causeOf(e, FrameworkException.class) != null) {
             log.warn("order {} not placed: the transaction coordinator failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
                     "Transaction coordinator unavailable", "the order was not placed; the transaction coordinator"
                             + " could not be reached");
             return retryLater(problem, e.orderId);
-        } else if (cause(e, TransientDataAccessException.class) != null
-                || cause(e, DataAccessResourceFailureException.class) != null) {
+        } else if (causeOf(e, TransientDataAccessException.class) != null
+                || causeOf(e, DataAccessResourceFailureException.class) != null) {
             log.warn("order {} not placed: the order database failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
                     "Order database unavailable", "the order was not placed; the database could not be reached");
@@ -80,14 +80,6 @@ class ProblemAdvice extends BadInputAdvice {
         return ResponseEntity.status(problem.getStatus()).header(HttpHeaders.RETRY_AFTER, "2").body(problem);
     }
 
-    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (type.isInstance(c)) {
-                return type.cast(c);
-            }
-        }
-        return null;
-    }
 
     @ExceptionHandler
     ProblemDetail tooLarge(OrderLimitExceeded e) {
