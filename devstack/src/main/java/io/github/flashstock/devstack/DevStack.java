@@ -121,10 +121,32 @@ public final class DevStack {
             }
             // alive but not answering (an earlier start died half-way): start it afresh below
         }
+        if (!live.isEmpty() && live.size() < server.processCount() && launchedMissing(c, server)) {
+            // only some of its processes had died (a broker without its name server): the rest were left alone
+            return true;
+        }
         if (!live.isEmpty()) {
             Processes.stop(live, config.stopTimeout());
         }
         server.forgetPids();
+        return launchAfresh(c, server);
+    }
+
+    /** @return false when the server cannot start only its missing processes */
+    private boolean launchedMissing(Component c, Server server) {
+        try {
+            if (!server.launchMissing()) {
+                return false;
+            }
+            server.awaitReady();
+            return true;
+        } catch (Exception e) {
+            throw new IllegalStateException(c.cliName() + " did not come back: " + e.getMessage()
+                    + " (logs in " + server.dir() + ")", e);
+        }
+    }
+
+    private boolean launchAfresh(Component c, Server server) {
         List<Integer> busy = server.ports().stream().filter(p -> !Processes.isFree(p)).toList();
         if (!busy.isEmpty()) {
             String list = busy.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
@@ -187,6 +209,48 @@ public final class DevStack {
             Processes.await("the ports of " + component.cliName() + " to be released", config.stopTimeout(),
                     () -> server.ports().stream().noneMatch(Processes::accepts));
             return true;
+        });
+    }
+
+    /**
+     * Ends a server's processes at once with SIGKILL, as a crash would (no shutdown hook, no flush); {@code up}
+     * starts them again. With process names ({@code broker}), only those. For drills.
+     *
+     * @return the PIDs killed
+     */
+    public List<Long> kill(Component component, String... processes) {
+        return withLock(() -> {
+            Server server = servers.get(component);
+            List<Long> pids = processes.length == 0 ? server.livePids()
+                    : java.util.Arrays.stream(processes)
+                    .map(name -> Processes.livePid(server.pidFile(name), server.marker()))
+                    .flatMap(Optional::stream).toList();
+            pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            for (long pid : pids) {
+                ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+            }
+            return pids;
+        });
+    }
+
+    /** Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. {@link #resume} thaws them. */
+    public List<Long> pause(Component component) {
+        return signal(component, "STOP");
+    }
+
+    /** Thaws what {@link #pause} froze (SIGCONT). */
+    public List<Long> resume(Component component) {
+        return signal(component, "CONT");
+    }
+
+    private List<Long> signal(Component component, String signal) {
+        return withLock(() -> {
+            List<Long> pids = servers.get(component).livePids();
+            for (long pid : pids) {
+                Processes.run(List.of("kill", "-" + signal, Long.toString(pid)), config.home(),
+                        config.home().resolve("signals.log"), Optional.empty(), Duration.ofSeconds(10));
+            }
+            return pids;
         });
     }
 

@@ -63,6 +63,13 @@ public record DevStackConfig(
         }
     }
 
+    /** The same stack with the Seata TC keeping its sessions in {@code file} or {@code db}. */
+    public DevStackConfig withSeataStore(String mode) {
+        return new DevStackConfig(root, home, redisPort, clusterPorts, mariadbPort, dbPassword, seataPort,
+                seataConsolePort, storeMode(mode), namesrvPort, brokerPort, topics, nacosPort, nacosAuth, nacosUsername,
+                nacosPassword, seataRegistry, startTimeout, stopTimeout);
+    }
+
     /** Databases the devstack creates, each with a user of the same name. */
     public static final List<String> DATABASES = List.of("inventory", "orders", "seata");
 

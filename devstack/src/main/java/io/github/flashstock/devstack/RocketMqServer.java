@@ -77,8 +77,32 @@ final class RocketMqServer extends Server {
                 dir(), log("namesrv"), pidFile("namesrv"), Map.of());
         Processes.await("the RocketMQ name server on port " + config.namesrvPort(), config.startTimeout(),
                 () -> Processes.accepts(config.namesrvPort()));
+        launchBroker();
+    }
+
+    private void launchBroker() {
         Processes.launch(jvm("-Xmx320m", "org.apache.rocketmq.broker.BrokerStartup", "broker.properties"),
                 dir(), log("broker"), pidFile("broker"), Map.of());
+    }
+
+    /**
+     * A broker that died while its name server lives is started alone: restarting the name server too would make
+     * every client look up its routes again for nothing. (A dead name server with a live broker: both restart.)
+     */
+    @Override
+    boolean launchMissing() {
+        boolean namesrv = Processes.livePid(pidFile("namesrv"), marker()).isPresent();
+        boolean broker = Processes.livePid(pidFile("broker"), marker()).isPresent();
+        if (!namesrv || broker) {
+            return false;
+        }
+        List<Integer> busy = List.of(config.brokerPort(), config.brokerPort() - 2, config.brokerPort() + 1).stream()
+                .filter(p -> !Processes.isFree(p)).toList();
+        if (!busy.isEmpty()) {
+            throw new IllegalStateException("broker ports " + busy + " are held by another process");
+        }
+        launchBroker();
+        return true;
     }
 
     private List<String> jvm(String heap, String mainClass, String configFile) {

@@ -33,6 +33,14 @@ abstract class Server {
     /** Launches the server's processes; they are known not to be running and their ports to be free. */
     abstract void launch() throws Exception;
 
+    /**
+     * Some, not all, of the server's processes are alive: launches only the missing ones, if this server can run
+     * them separately. @return false when it cannot (then the whole server is stopped and started again)
+     */
+    boolean launchMissing() throws Exception {
+        return false;
+    }
+
     /** Waits until the server answers a real request (never a fixed sleep). */
     abstract void awaitReady() throws Exception;
 

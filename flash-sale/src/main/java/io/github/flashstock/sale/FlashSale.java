@@ -35,7 +35,8 @@ public final class FlashSale {
 
     private static final String PROBLEM = "urn:flashstock:problem:";
 
-    private final String orderUrl;
+    private final List<String> orderUrls;
+    private final AtomicInteger nextOrderUrl = new AtomicInteger();
     private final String inventoryUrl;
     private final String adminToken;
     private final PrintStream progress;
@@ -47,9 +48,21 @@ public final class FlashSale {
 
     private final List<MidSale> midSale = new ArrayList<>();
     private String setup = "";
+    private List<Answer> lastAnswers = List.of();
 
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
-        this.orderUrl = orderUrl;
+        this(List.of(orderUrl), inventoryUrl, adminToken, progress);
+    }
+
+    /**
+     * Buyers spread over several order-demo instances, as a load balancer in front of them would: each order goes
+     * to the next instance in turn, and to the one after when its connection is refused (nothing was sent then).
+     */
+    public FlashSale(List<String> orderUrls, String inventoryUrl, String adminToken, PrintStream progress) {
+        if (orderUrls.isEmpty()) {
+            throw new IllegalArgumentException("a sale needs at least one order-demo instance");
+        }
+        this.orderUrls = List.copyOf(orderUrls);
         this.inventoryUrl = inventoryUrl;
         this.adminToken = adminToken;
         this.progress = progress;
@@ -77,8 +90,13 @@ public final class FlashSale {
     record Purchase(String userId, Map<String, Integer> units) {
     }
 
-    /** What the buyer was told. */
+    /** What the buyer was told ({@code status} -1: no answer, {@code problemType} then says why). */
     record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos) {
+    }
+
+    /** Every answer of the last {@link #run}. */
+    List<Answer> answers() {
+        return lastAnswers;
     }
 
     public SaleReport run(SalePlan plan) {
@@ -129,6 +147,7 @@ public final class FlashSale {
             ticker.shutdownNow();
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        lastAnswers = List.copyOf(answers);
         List<String> events = new ArrayList<>();
         for (CompletableFuture<String> f : happened) {
             try {
@@ -179,17 +198,26 @@ public final class FlashSale {
                 .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
         String body = "{\"userId\":\"" + purchase.userId() + "\",\"items\":[" + items + "]}";
         long t0 = System.nanoTime();
-        HttpResponse<String> response;
-        try {
-            response = http.send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders"))
-                    .timeout(Duration.ofSeconds(60))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        HttpResponse<String> response = null;
+        int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orderUrls.size());
+        for (int attempt = 0; response == null; attempt++) {
+            String url = orderUrls.get((first + attempt) % orderUrls.size());
+            try {
+                response = http.send(HttpRequest.newBuilder(URI.create(url + "/orders"))
+                        .timeout(Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException e) {
+                // refused: this instance is not there, and the order was never sent; the next one may take it
+                if (attempt + 1 >= orderUrls.size()) {
+                    return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
+                }
+            } catch (IOException e) {
+                return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
         long nanos = System.nanoTime() - t0;
         JsonNode answer = parse(response.body());
@@ -241,7 +269,7 @@ public final class FlashSale {
             }
             String expected = a.status() == 201 ? "CONFIRMED" : "CANCELLED";
             reads.add(clients.submit(() -> {
-                HttpResponse<String> order = send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders/" + a.orderId()))
+                HttpResponse<String> order = send(HttpRequest.newBuilder(URI.create(orderUrls.get(0) + "/orders/" + a.orderId()))
                         .GET().build());
                 String status = parse(order.body()).path("status").asText();
                 if (!expected.equals(status)) {

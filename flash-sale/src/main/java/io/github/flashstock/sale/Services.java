@@ -18,44 +18,50 @@ import java.util.Optional;
 public final class Services implements AutoCloseable {
 
     /** Where the jars are, which ports to use, where configuration comes from, what else to pass. */
-    public record Settings(Path inventoryJar, Path orderJar, List<Integer> inventoryPorts, int orderPort,
+    public record Settings(Path inventoryJar, Path orderJar, List<Integer> inventoryPorts, List<Integer> orderPorts,
                            String adminToken, Path logDir, List<String> inventoryArgs, List<String> orderArgs,
                            Optional<NacosConnection> nacos) {
 
         /** The jars a build leaves under {@code root}, one inventory instance, the given ports, local files. */
         public static Settings of(Path root, int inventoryPort, int orderPort, String adminToken, Path logDir) {
             return new Settings(jar(root, "inventory-service"), jar(root, "order-demo"), List.of(inventoryPort),
-                    orderPort, adminToken, logDir, List.of(), List.of(), Optional.empty());
+                    List.of(orderPort), adminToken, logDir, List.of(), List.of(), Optional.empty());
         }
 
         public Settings withInventoryJar(Path jar) {
-            return new Settings(jar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs, orderArgs,
+            return new Settings(jar, orderJar, inventoryPorts, orderPorts, adminToken, logDir, inventoryArgs, orderArgs,
                     nacos);
         }
 
         public Settings withOrderJar(Path jar) {
-            return new Settings(inventoryJar, jar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+            return new Settings(inventoryJar, jar, inventoryPorts, orderPorts, adminToken, logDir, inventoryArgs,
                     orderArgs, nacos);
         }
 
         /** One inventory instance per port. */
         public Settings withInventoryPorts(List<Integer> ports) {
-            return new Settings(inventoryJar, orderJar, List.copyOf(ports), orderPort, adminToken, logDir,
+            return new Settings(inventoryJar, orderJar, List.copyOf(ports), orderPorts, adminToken, logDir,
+                    inventoryArgs, orderArgs, nacos);
+        }
+
+        /** One order-demo instance per port. */
+        public Settings withOrderPorts(List<Integer> ports) {
+            return new Settings(inventoryJar, orderJar, inventoryPorts, List.copyOf(ports), adminToken, logDir,
                     inventoryArgs, orderArgs, nacos);
         }
 
         public Settings withInventoryArgs(String... args) {
-            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, List.of(args),
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPorts, adminToken, logDir, List.of(args),
                     orderArgs, nacos);
         }
 
         public Settings withOrderArgs(String... args) {
-            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPorts, adminToken, logDir, inventoryArgs,
                     List.of(args), nacos);
         }
 
         public Settings withNacos(NacosConnection connection) {
-            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPort, adminToken, logDir, inventoryArgs,
+            return new Settings(inventoryJar, orderJar, inventoryPorts, orderPorts, adminToken, logDir, inventoryArgs,
                     orderArgs, Optional.of(connection));
         }
 
@@ -79,12 +85,12 @@ public final class Services implements AutoCloseable {
     }
 
     private final List<ServiceProcess> inventories;
-    private final ServiceProcess order;
+    private final List<ServiceProcess> orders;
     private final String adminToken;
 
-    private Services(List<ServiceProcess> inventories, ServiceProcess order, String adminToken) {
+    private Services(List<ServiceProcess> inventories, List<ServiceProcess> orders, String adminToken) {
         this.inventories = inventories;
-        this.order = order;
+        this.orders = orders;
         this.adminToken = adminToken;
     }
 
@@ -117,17 +123,6 @@ public final class Services implements AutoCloseable {
             inventories.add(new ServiceProcess(name, settings.inventoryJar(), port, settings.inventoryArgs(),
                     inventoryEnv, settings.logDir().resolve(name + ".log")));
         }
-        Map<String, String> orderEnv = new HashMap<>(common);
-        orderEnv.put("ORDER_DEMO_PORT", Integer.toString(settings.orderPort()));
-        orderEnv.put("ORDER_DEMO_ADMIN_TOKEN", settings.adminToken());
-        orderEnv.put("ORDERS_DB_URL", stack.jdbcUrl("orders"));
-        orderEnv.put("ORDERS_DB_USER", stack.dbUser("orders"));
-        orderEnv.put("ORDERS_DB_PASSWORD", stack.dbPassword());
-        if (settings.nacos().isPresent()) {
-            // Instances come from Nacos alone: the fallback list names a port nothing listens on, so an order that
-            // went through proves discovery worked.
-            orderEnv.put("INVENTORY_URL", "http://127.0.0.1:9");
-        }
         List<String> orderArgs = new ArrayList<>(settings.orderArgs());
         if (settings.nacos().isEmpty()) {
             for (int i = 0; i < inventories.size(); i++) {
@@ -135,16 +130,34 @@ public final class Services implements AutoCloseable {
                         + inventories.get(i).url());
             }
         }
-        ServiceProcess order = new ServiceProcess("order-demo", settings.orderJar(), settings.orderPort(),
-                orderArgs, orderEnv, settings.logDir().resolve("order-demo.log"));
-        Services services = new Services(List.copyOf(inventories), order, settings.adminToken());
+        List<ServiceProcess> orders = new ArrayList<>();
+        for (int i = 0; i < settings.orderPorts().size(); i++) {
+            int port = settings.orderPorts().get(i);
+            Map<String, String> orderEnv = new HashMap<>(common);
+            orderEnv.put("ORDER_DEMO_PORT", Integer.toString(port));
+            orderEnv.put("ORDER_DEMO_ADMIN_TOKEN", settings.adminToken());
+            orderEnv.put("ORDERS_DB_URL", stack.jdbcUrl("orders"));
+            orderEnv.put("ORDERS_DB_USER", stack.dbUser("orders"));
+            orderEnv.put("ORDERS_DB_PASSWORD", stack.dbPassword());
+            if (settings.nacos().isPresent()) {
+                // Instances come from Nacos alone: the fallback list names a port nothing listens on, so an order
+                // that went through proves discovery worked.
+                orderEnv.put("INVENTORY_URL", "http://127.0.0.1:9");
+            }
+            String name = i == 0 ? "order-demo" : "order-demo-" + (i + 1);
+            orders.add(new ServiceProcess(name, settings.orderJar(), port, orderArgs, orderEnv,
+                    settings.logDir().resolve(name + ".log")));
+        }
+        Services services = new Services(List.copyOf(inventories), List.copyOf(orders), settings.adminToken());
         try {
             inventories.forEach(ServiceProcess::launch);
-            order.launch();
+            orders.forEach(ServiceProcess::launch);
             for (ServiceProcess inventory : inventories) {
                 inventory.awaitReady(timeout);
             }
-            order.awaitReady(timeout);
+            for (ServiceProcess order : orders) {
+                order.awaitReady(timeout);
+            }
         } catch (RuntimeException e) {
             services.close();
             throw e;
@@ -161,8 +174,13 @@ public final class Services implements AutoCloseable {
         return inventories;
     }
 
+    /** The first order-demo instance. */
     public ServiceProcess order() {
-        return order;
+        return orders.get(0);
+    }
+
+    public List<ServiceProcess> orders() {
+        return orders;
     }
 
     public String adminToken() {
@@ -172,7 +190,7 @@ public final class Services implements AutoCloseable {
     /** Stops every process, order-demo first. */
     @Override
     public void close() {
-        order.stop(Duration.ofSeconds(20));
+        orders.forEach(o -> o.stop(Duration.ofSeconds(20)));
         inventories.forEach(i -> i.stop(Duration.ofSeconds(20)));
     }
 }

@@ -1,0 +1,104 @@
+package io.github.flashstock.sale;
+
+import io.github.flashstock.devstack.Component;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One fault injected into a running sale, and how the system is brought back. Each drill names the shape it runs
+ * on: how many inventory-service and order-demo instances serve the sale (the others are stopped for it), and which
+ * store the Seata TC uses.
+ */
+public enum Drill {
+
+    /** The coordinator dies (its sessions in files) and comes back 3 s later. */
+    TC_KILL("tc-kill", "Seata TC kill -9 (file store), back after 3 s", 1, 1, "file"),
+    /** The same with the TC's sessions in MariaDB. */
+    TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db"),
+    /** One of two inventory instances dies: order-demo goes on with the other one. */
+    INVENTORY_KILL_ONE("inventory-kill-one", "one of two inventory-service instances kill -9, back after 3 s", 2, 1,
+            null),
+    /** The only inventory instance dies: no Try can succeed until it is back. */
+    INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
+            null),
+    /**
+     * One of two order-demo instances dies while orders on it sit between their inventory Try and their commit:
+     * buyers go on through the other one; the coordinator rolls the orphaned orders back when their timeout ends.
+     */
+    ORDER_KILL("order-kill", "one of two order-demo instances kill -9 between Try and commit, back after 3 s", 1, 2,
+            null),
+    /** Redis dies and restarts from its append-only file. */
+    REDIS_KILL("redis-kill", "Redis kill -9, restarted from its AOF after 3 s", 1, 1, null),
+    /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
+    MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
+    /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
+    MARIADB_PAUSE("mariadb-pause", "MariaDB paused (SIGSTOP) for 10 s", 1, 1, null),
+    /** The RocketMQ broker dies; its name server keeps running; the broker alone restarts 3 s later. */
+    BROKER_KILL("broker-kill", "RocketMQ broker kill -9 (name server left running), back after 3 s", 1, 1, null);
+
+    private final String cliName;
+    private final String description;
+    private final int inventoryInstances;
+    private final int orderInstances;
+    private final String seataStore;
+
+    Drill(String cliName, String description, int inventoryInstances, int orderInstances, String seataStore) {
+        this.cliName = cliName;
+        this.description = description;
+        this.inventoryInstances = inventoryInstances;
+        this.orderInstances = orderInstances;
+        this.seataStore = seataStore;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** inventory-service instances that serve the sale. */
+    public int inventoryInstances() {
+        return inventoryInstances;
+    }
+
+    /** order-demo instances the buyers reach. */
+    public int orderInstances() {
+        return orderInstances;
+    }
+
+    /** The TC's store this drill needs, if it needs one. */
+    public Optional<String> seataStore() {
+        return Optional.ofNullable(seataStore);
+    }
+
+    /** Drills where a second instance takes over: not one order may fail in them. */
+    public boolean survivable() {
+        return this == INVENTORY_KILL_ONE || this == ORDER_KILL;
+    }
+
+    /** The devstack server the fault hits, if it hits one. */
+    Optional<Component> server() {
+        return switch (this) {
+            case TC_KILL, TC_KILL_DB -> Optional.of(Component.SEATA);
+            case REDIS_KILL -> Optional.of(Component.REDIS);
+            case MARIADB_KILL, MARIADB_PAUSE -> Optional.of(Component.MARIADB);
+            case BROKER_KILL -> Optional.of(Component.ROCKETMQ);
+            default -> Optional.empty();
+        };
+    }
+
+    /** How long the fault lasts before recovery starts. */
+    Duration outage() {
+        return this == MARIADB_PAUSE ? Duration.ofSeconds(10) : Duration.ofSeconds(3);
+    }
+
+    public static Drill parse(String name) {
+        return Arrays.stream(values()).filter(d -> d.cliName.equals(name.trim().toLowerCase(Locale.ROOT)))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no drill named '" + name + "'; drills: "
+                        + String.join(", ", Arrays.stream(values()).map(Drill::cliName).toList())));
+    }
+}

@@ -1,0 +1,128 @@
+package io.github.flashstock.sale;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one drill did and what it left behind, every figure read back from the services, the orders database and the
+ * coordinator after the system settled (or gave up settling).
+ *
+ * @param answers         what the buyers were told, by {@code <status> <problem type>} ({@code none io:...}: no answer)
+ * @param failedOrders    answers that were neither a sale (201/202) nor a refusal for stock or limits (409)
+ * @param contradictions  answers the order's final state contradicts (told 201, ended CANCELLED; told it failed,
+ *                        ended CONFIRMED), with the first few as examples in {@code contradictionExamples}
+ * @param pendingOrders   orders of the drill's SKUs still PENDING when the report was taken
+ * @param tcSessionsLeft  global sessions the TC still holds for the drill's orders
+ * @param findings        the reconciler's findings on the drill's SKUs (and on old global sessions), one line each
+ * @param fault           what was done, to which PID, when
+ * @param backAfter       from the fault until the server or service answered healthy again
+ * @param settledAfter    from the end of the sale until nothing was pending, locked or held by the TC
+ */
+public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders, int contradictions,
+                          List<String> contradictionExamples, List<SkuOutcome> skus, int pendingOrders,
+                          int tcSessionsLeft, List<String> findings, String fault, Duration backAfter,
+                          Duration settledAfter, boolean settled) {
+
+    public DrillReport {
+        answers = Map.copyOf(answers);
+        contradictionExamples = List.copyOf(contradictionExamples);
+        skus = List.copyOf(skus);
+        findings = List.copyOf(findings);
+    }
+
+    /** One SKU after the drill: each store's view and the units of its CONFIRMED orders. */
+    public record SkuOutcome(String skuId, long stocked, long availableRedis, long soldRedis, long lockedRedis,
+                             long soldMysql, long lockedMysql, long totalMysql, long unitsInConfirmedOrders) {
+
+        public long oversold() {
+            return Math.max(0, Math.max(unitsInConfirmedOrders, Math.max(soldRedis, soldMysql)) - stocked);
+        }
+
+        /** Units neither available nor sold (Redis), and sold units that belong to no CONFIRMED order. */
+        public long lost() {
+            return Math.abs(stocked - availableRedis - soldRedis) + Math.max(0, soldRedis - unitsInConfirmedOrders)
+                    + Math.abs(totalMysql - stocked);
+        }
+
+        public long locked() {
+            return lockedRedis + lockedMysql;
+        }
+
+        /** Redis, MySQL and the orders table count the same units sold. */
+        public boolean agree() {
+            return soldRedis == soldMysql && soldMysql == unitsInConfirmedOrders;
+        }
+    }
+
+    public long oversold() {
+        return skus.stream().mapToLong(SkuOutcome::oversold).sum();
+    }
+
+    public long lost() {
+        return skus.stream().mapToLong(SkuOutcome::lost).sum();
+    }
+
+    public long locked() {
+        return skus.stream().mapToLong(SkuOutcome::locked).sum();
+    }
+
+    public boolean storesAgree() {
+        return skus.stream().allMatch(SkuOutcome::agree);
+    }
+
+    /** Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind. */
+    public boolean clean() {
+        return settled && oversold() == 0 && lost() == 0 && locked() == 0 && storesAgree() && pendingOrders == 0
+                && tcSessionsLeft == 0 && findings.isEmpty() && contradictions == 0
+                && (!drill.survivable() || failedOrders == 0);
+    }
+
+    public void print(PrintStream out) {
+        out.println();
+        out.println("== Drill " + drill.cliName() + ": " + drill.description() + " ==");
+        out.println("fault           " + fault);
+        out.printf("back after      %.1f s; settled %s%n", backAfter.toMillis() / 1000.0, settled
+                ? String.format("%.1f s after the sale", settledAfter.toMillis() / 1000.0)
+                : "NOT within " + settledAfter.toSeconds() + " s");
+        out.printf("orders          %d; failed %d%s%n", orders, failedOrders,
+                drill.survivable() ? " (a second instance took over: must be 0)" : "");
+        answers.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.printf("  %-40s %d%n", e.getKey(), e.getValue()));
+        out.printf("%-26s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "sold", "MySQL", "orders", "locked",
+                "oversold");
+        for (SkuOutcome s : skus) {
+            out.printf("%-26s %8d %8d %8d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(), s.soldMysql(),
+                    s.unitsInConfirmedOrders(), s.locked(), s.oversold());
+        }
+        out.printf("oversold %d, lost %d, locked %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
+                locked(), pendingOrders, tcSessionsLeft);
+        out.println("Redis vs MySQL vs orders: " + (storesAgree() ? "equal" : "DIFFERENT"));
+        out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
+                : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
+        out.println("reconciler:               " + (findings.isEmpty() ? "no findings" : String.join("; ", findings)));
+        out.println(clean() ? "RESULT: clean" : "RESULT: NOT clean");
+    }
+
+    /** One line per drill, for {@code bin/drill all} and the README's table. */
+    public static void printTable(List<DrillReport> reports, PrintStream out) {
+        out.println();
+        out.println("| drill | orders | 201 / 202 / 409 / failed | oversold | lost | locked | pending | TC left "
+                + "| findings | untrue answers | back after | settled after | result |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (DrillReport r : reports) {
+            out.printf("| %s | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d | %.1f s | %s | %s |%n",
+                    r.drill().cliName(), r.orders(), r.count("201"), r.count("202"), r.count("409"), r.failedOrders(),
+                    r.oversold(), r.lost(), r.locked(), r.pendingOrders(), r.tcSessionsLeft(), r.findings().size(),
+                    r.contradictions(), r.backAfter().toMillis() / 1000.0,
+                    r.settled() ? String.format("%.1f s", r.settledAfter().toMillis() / 1000.0) : "not settled",
+                    r.clean() ? "clean" : "NOT clean");
+        }
+    }
+
+    private int count(String status) {
+        return answers.entrySet().stream().filter(e -> e.getKey().startsWith(status + " ") || e.getKey().equals(status))
+                .mapToInt(Map.Entry::getValue).sum();
+    }
+}

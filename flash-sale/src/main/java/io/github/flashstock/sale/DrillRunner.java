@@ -1,0 +1,472 @@
+package io.github.flashstock.sale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.DevStackConfig;
+import io.github.flashstock.devstack.Endpoints;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs {@link Drill}s: a sale through order-demo, one fault part-way, recovery, then waits until the system has
+ * settled (no order pending, no unit locked, no global session left for the drill's orders) and reads back what
+ * every buyer was told, the orders table, both stores, the coordinator and the reconciler.
+ * <p>
+ * The services (two inventory-service and two order-demo instances, order-demo with its {@code faults} profile) are
+ * started once and reused; a drill that needs fewer stops the rest (SIGTERM) for its sale and the next drill starts
+ * them again.
+ */
+public final class DrillRunner implements AutoCloseable {
+
+    private static final String PROBLEM = "urn:flashstock:problem:";
+    /** How long the system may take to settle after the sale: the order timeout (30 s) and the TC's retries. */
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(150);
+
+    private final DevStack configured;
+    private DevStack current;
+    private final Services services;
+    private final PrintStream out;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+            .version(HttpClient.Version.HTTP_1_1).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    public DrillRunner(DevStack stack, Services services, PrintStream out) {
+        if (services.inventories().size() < 2 || services.orders().size() < 2) {
+            throw new IllegalArgumentException("drills need two inventory-service and two order-demo instances");
+        }
+        this.configured = stack;
+        this.current = stack;
+        this.services = services;
+        this.out = out;
+    }
+
+    /** Runs one drill with a sale of {@code buyers} buyers, {@code clients} at a time. */
+    public DrillReport run(Drill drill, int buyers, int clients) {
+        out.println();
+        out.println("-- drill " + drill.cliName() + ": " + drill.description());
+        prepare(drill);
+        String id = drill.cliName() + "-" + UUID.randomUUID().toString().substring(0, 6);
+        int hotUnits = Math.max(10, buyers / 5);
+        SalePlan plan = new SalePlan(List.of(
+                new SalePlan.SkuOnSale("d-" + id, hotUnits, 2, 1),
+                new SalePlan.SkuOnSale("d2-" + id, Math.max(5, hotUnits / 2), 2, 1)),
+                buyers, Math.max(1, buyers * 4 / 5), clients, 0.2, 7);
+        List<String> orderUrls = services.orders().subList(0, drill.orderInstances()).stream()
+                .map(ServiceProcess::url).toList();
+        Set<String> skuIds = new HashSet<>(plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
+        String heldSku = "d-held-" + id;
+        List<CompletableFuture<Integer>> held = new ArrayList<>();
+        if (drill == Drill.ORDER_KILL) {
+            skuIds.add(heldSku);
+        }
+        AtomicReference<String> fault = new AtomicReference<>("not injected");
+        AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
+        FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), out)
+                .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
+                    String line = inject(drill, heldSku, held, back);
+                    fault.set(line);
+                    return line;
+                }));
+        if (drill == Drill.ORDER_KILL) {
+            createSku(heldSku, 10);
+        }
+        sale.run(plan);
+        Instant saleEnded = Instant.now();
+        held.forEach(CompletableFuture::join);
+
+        // settle: nothing pending, nothing locked, nothing left at the coordinator for these orders
+        boolean settled = false;
+        Instant deadline = saleEnded.plus(SETTLE_LIMIT);
+        while (Instant.now().isBefore(deadline)) {
+            if (settled(skuIds)) {
+                settled = true;
+                break;
+            }
+            ServiceProcess.sleep(Duration.ofSeconds(1));
+        }
+        Duration settledAfter = Duration.between(saleEnded, Instant.now());
+
+        Map<String, OrderRow> orders = orders(skuIds);
+        Map<String, Integer> answers = new TreeMap<>();
+        int failed = 0;
+        int contradictions = 0;
+        List<String> examples = new ArrayList<>();
+        for (FlashSale.Answer a : sale.answers()) {
+            String kind = a.status() < 0 ? "none " + a.problemType() : a.status() + " " + a.problemType();
+            answers.merge(kind.trim(), 1, Integer::sum);
+            if (a.status() != 201 && a.status() != 202 && a.status() != 409) {
+                failed++;
+            }
+            String finalState = a.orderId() == null ? null
+                    : orders.containsKey(a.orderId()) ? orders.get(a.orderId()).status() : "ABSENT";
+            String untrue = untrue(a, finalState);
+            if (untrue != null) {
+                contradictions++;
+                if (examples.size() < 3) {
+                    examples.add(untrue);
+                }
+            }
+        }
+        int pending = (int) orders.values().stream().filter(o -> o.status().equals("PENDING")).count();
+        Set<String> xids = new HashSet<>();
+        orders.values().forEach(o -> xids.add(o.xid()));
+        int sessionsLeft = tcSessions(xids);
+        List<DrillReport.SkuOutcome> outcomes = new ArrayList<>();
+        for (String sku : skuIds.stream().sorted().toList()) {
+            outcomes.add(outcome(sku, orders));
+        }
+        List<String> findings = findings(skuIds);
+        DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, contradictions, examples,
+                outcomes, pending, sessionsLeft, findings, fault.get(), back.get(), settledAfter, settled);
+        report.print(out);
+        return report;
+    }
+
+    /**
+     * What would make this answer untrue, given the order's final state; null when it is true. An order told 201 must
+     * be CONFIRMED; one refused (409) or told it failed must not be; 202 and "outcome unknown" promise nothing yet.
+     */
+    static String untrue(FlashSale.Answer a, String finalState) {
+        if (finalState == null) {
+            return null;
+        }
+        boolean confirmed = finalState.equals("CONFIRMED");
+        if (a.status() == 201 && !confirmed) {
+            return "order " + a.orderId() + " answered 201 but is " + finalState;
+        }
+        if (a.status() == 202 || a.problemType().equals("order-outcome-unknown")) {
+            return null;
+        }
+        if (a.status() >= 400 && confirmed) {
+            return "order " + a.orderId() + " answered " + a.status() + " " + a.problemType() + " but is CONFIRMED";
+        }
+        return null;
+    }
+
+    // ---- shape and faults ---------------------------------------------------------------------------------
+
+    /** The TC in the drill's store, every server up, exactly the drill's instances running and answering. */
+    private void prepare(Drill drill) {
+        String store = drill.seataStore().orElse(current.config().seataStore());
+        if (!store.equals(current.config().seataStore())) {
+            current.stop(Component.SEATA);
+            current = store.equals(configured.config().seataStore()) ? configured
+                    : new DevStack(configured.config().withSeataStore(store));
+        }
+        current.up(Component.defaults());
+        List<ServiceProcess> wanted = new ArrayList<>(services.inventories().subList(0, drill.inventoryInstances()));
+        wanted.addAll(services.orders().subList(0, drill.orderInstances()));
+        List<ServiceProcess> all = new ArrayList<>(services.inventories());
+        all.addAll(services.orders());
+        for (ServiceProcess p : all) {
+            if (!wanted.contains(p)) {
+                p.stop(Duration.ofSeconds(20));
+            } else if (p.pid() < 0) {
+                p.launch();
+            }
+        }
+        for (ServiceProcess p : wanted) {
+            p.awaitReady(Duration.ofMinutes(3));
+        }
+        // one order through each instance buyers reach, so that every path (and the TC) is known to work
+        String warmUp = "d-warm-" + UUID.randomUUID().toString().substring(0, 6);
+        createSku(warmUp, 1000);
+        for (ServiceProcess order : services.orders().subList(0, drill.orderInstances())) {
+            Instant until = Instant.now().plus(Duration.ofSeconds(90));
+            int status = 0;
+            while (status != 201 && Instant.now().isBefore(until)) {
+                status = post(order.url() + "/orders", "{\"userId\":\"warm\",\"items\":[{\"skuId\":\"" + warmUp
+                        + "\",\"quantity\":1}]}", Map.of()).statusCode();
+                if (status != 201) {
+                    ServiceProcess.sleep(Duration.ofSeconds(1));
+                }
+            }
+            if (status != 201) {
+                throw new IllegalStateException(order.name() + " places no order before the drill (last answer "
+                        + status + "); see " + order.log());
+            }
+        }
+    }
+
+    private String inject(Drill drill, String heldSku, List<CompletableFuture<Integer>> held,
+                          AtomicReference<Duration> back) {
+        Instant at;
+        String what;
+        switch (drill) {
+            case INVENTORY_KILL_ONE, INVENTORY_KILL_ONLY -> {
+                ServiceProcess victim = services.inventories().get(0);
+                long pid = victim.pid();
+                at = Instant.now();
+                victim.kill();
+                what = victim.name() + " (PID " + pid + ") killed";
+                ServiceProcess.sleep(drill.outage());
+                victim.start(Duration.ofMinutes(3));
+            }
+            case ORDER_KILL -> {
+                ServiceProcess victim = services.orders().get(1);
+                // three orders on it that will sit between their inventory Try and their commit when it dies
+                for (int i = 0; i < 3; i++) {
+                    String body = "{\"userId\":\"held-" + i + "\",\"items\":[{\"skuId\":\"" + heldSku
+                            + "\",\"quantity\":1}]}";
+                    held.add(CompletableFuture.supplyAsync(() -> postQuietly(victim.url() + "/orders", body,
+                            Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S"))));
+                }
+                Instant until = Instant.now().plus(Duration.ofSeconds(20));
+                while (locked(heldSku) < 3 && Instant.now().isBefore(until)) {
+                    ServiceProcess.sleep(Duration.ofMillis(100));
+                }
+                long pid = victim.pid();
+                at = Instant.now();
+                victim.kill();
+                what = victim.name() + " (PID " + pid + ") killed with " + locked(heldSku)
+                        + " order(s) on it between Try and commit";
+                ServiceProcess.sleep(drill.outage());
+                victim.start(Duration.ofMinutes(3));
+            }
+            case MARIADB_PAUSE -> {
+                at = Instant.now();
+                List<Long> pids = current.pause(Component.MARIADB);
+                what = "MariaDB (PID " + pids + ") paused for " + drill.outage().toSeconds() + " s";
+                ServiceProcess.sleep(drill.outage());
+                current.resume(Component.MARIADB);
+            }
+            case BROKER_KILL -> {
+                at = Instant.now();
+                List<Long> pids = current.kill(Component.ROCKETMQ, "broker");
+                what = "RocketMQ broker (PID " + pids + ") killed";
+                ServiceProcess.sleep(drill.outage());
+                current.up(EnumSet.of(Component.ROCKETMQ));
+            }
+            default -> {
+                Component server = drill.server().orElseThrow();
+                at = Instant.now();
+                List<Long> pids = current.kill(server);
+                what = server.cliName() + " (PID " + pids + ") killed";
+                ServiceProcess.sleep(drill.outage());
+                current.up(EnumSet.of(server));
+            }
+        }
+        back.set(Duration.between(at, Instant.now()));
+        return what + "; healthy again " + back.get().toMillis() / 1000.0 + " s after the fault";
+    }
+
+    // ---- reading back -------------------------------------------------------------------------------------
+
+    record OrderRow(String status, String xid, Map<String, Integer> units) {
+    }
+
+    /** Every order with a line for one of the SKUs, from order-demo's database: status, XID, units per SKU. */
+    private Map<String, OrderRow> orders(Set<String> skuIds) {
+        Endpoints e = current.endpoints();
+        Map<String, OrderRow> orders = new HashMap<>();
+        String marks = String.join(",", skuIds.stream().map(s -> "?").toList());
+        try (Connection c = DriverManager.getConnection(e.jdbcUrl("orders"), e.dbUser("orders"), e.dbPassword());
+             PreparedStatement q = c.prepareStatement("SELECT o.order_id, o.status, o.xid, l.sku_id, l.quantity"
+                     + " FROM orders o JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN"
+                     + " (SELECT order_id FROM order_line WHERE sku_id IN (" + marks + "))")) {
+            int i = 1;
+            for (String sku : skuIds) {
+                q.setString(i++, sku);
+            }
+            try (ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    OrderRow row = orders.computeIfAbsent(rs.getString(1),
+                            k -> new OrderRow(uncheckedString(rs, 2), uncheckedString(rs, 3), new HashMap<>()));
+                    row.units().merge(rs.getString(4), rs.getInt(5), Integer::sum);
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("cannot read the orders table: " + ex.getMessage(), ex);
+        }
+        return orders;
+    }
+
+    private static String uncheckedString(ResultSet rs, int column) {
+        try {
+            return rs.getString(column);
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private boolean settled(Set<String> skuIds) {
+        try {
+            Map<String, OrderRow> orders = orders(skuIds);
+            if (orders.values().stream().anyMatch(o -> o.status().equals("PENDING"))) {
+                return false;
+            }
+            for (String sku : skuIds) {
+                JsonNode stock = stock(sku);
+                if (stock.path("redis").path("locked").asLong() != 0 || stock.path("mysql").path("locked").asLong() != 0) {
+                    return false;
+                }
+            }
+            Set<String> xids = new HashSet<>();
+            orders.values().forEach(o -> xids.add(o.xid()));
+            return tcSessions(xids) == 0;
+        } catch (RuntimeException notYet) {
+            return false;
+        }
+    }
+
+    private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders) {
+        JsonNode stock = stock(sku);
+        JsonNode redis = stock.path("redis");
+        JsonNode mysql = stock.path("mysql");
+        long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
+                .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
+        return new DrillReport.SkuOutcome(sku, redis.path("stocked").asLong(), redis.path("available").asLong(),
+                redis.path("sold").asLong(), redis.path("locked").asLong(), mysql.path("sold").asLong(),
+                mysql.path("locked").asLong(), mysql.path("total").asLong(), inOrders);
+    }
+
+    private long locked(String sku) {
+        try {
+            return stock(sku).path("redis").path("locked").asLong();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    private JsonNode stock(String sku) {
+        HttpResponse<String> r = get(services.inventory().url() + "/skus/" + sku + "/stock", Map.of());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("stock of " + sku + ": " + r.statusCode());
+        }
+        return parse(r.body());
+    }
+
+    /** Global sessions the TC still holds whose XID is one of these (read through its console API). */
+    private int tcSessions(Set<String> xids) {
+        String console = current.endpoints().seataConsoleUrl();
+        HttpResponse<String> login = post(console + "/api/v1/auth/login", "{\"username\":\""
+                + DevStackConfig.SEATA_CONSOLE_USER + "\",\"password\":\"" + DevStackConfig.SEATA_CONSOLE_PASSWORD
+                + "\"}", Map.of());
+        String token = parse(login.body()).path("data").asText("");
+        if (token.isEmpty()) {
+            throw new IllegalStateException("cannot log in to the Seata console: " + login.body());
+        }
+        int left = 0;
+        for (int page = 1; page <= 50; page++) {
+            JsonNode answer = parse(get(console + "/api/v1/console/globalSession/query?pageNum=" + page
+                    + "&pageSize=100&withBranch=false", Map.of("Authorization", token)).body());
+            if (!answer.path("success").asBoolean()) {
+                throw new IllegalStateException("the Seata console did not list sessions: " + answer);
+            }
+            JsonNode data = answer.path("data");
+            for (JsonNode session : data) {
+                if (xids.contains(session.path("xid").asText())) {
+                    left++;
+                }
+            }
+            if (data.size() < 100) {
+                break;
+            }
+        }
+        return left;
+    }
+
+    /** A reconciliation run now; its findings on these SKUs, and those on no SKU (old global sessions). */
+    private List<String> findings(Set<String> skuIds) {
+        HttpResponse<String> r = post(services.inventory().url() + "/admin/reconciliation/runs", "",
+                Map.of("Authorization", "Bearer " + services.adminToken()));
+        if (r.statusCode() / 100 != 2) {
+            return List.of("reconciliation did not run: " + r.statusCode() + " " + r.body());
+        }
+        List<String> findings = new ArrayList<>();
+        for (JsonNode f : parse(r.body()).path("findings")) {
+            String sku = f.path("skuId").asText("");
+            if (skuIds.contains(sku)) {
+                findings.add(f.path("kind").asText() + " " + sku + " " + f.path("facts"));
+            }
+        }
+        return findings;
+    }
+
+    private void createSku(String sku, int units) {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(services.inventory().url() + "/admin/skus/"
+                        + sku))
+                .header("Authorization", "Bearer " + services.adminToken())
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"total\":" + units + ",\"perUserLimit\":1000}")).build());
+        if (r.statusCode() / 100 != 2) {
+            throw new IllegalStateException("cannot create SKU " + sku + ": " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    // ---- HTTP ---------------------------------------------------------------------------------------------
+
+    private int postQuietly(String url, String body, Map<String, String> headers) {
+        try {
+            return post(url, body, headers).statusCode();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private HttpResponse<String> post(String url, String body, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(90))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return send(b.build());
+    }
+
+    private HttpResponse<String> get(String url, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET();
+        headers.forEach(b::header);
+        return send(b.build());
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode parse(String body) {
+        try {
+            return json.readTree(body == null || body.isEmpty() ? "{}" : body);
+        } catch (IOException e) {
+            return json.createObjectNode();
+        }
+    }
+
+    /** Puts the TC back in the store the stack is configured with. */
+    @Override
+    public void close() {
+        if (current != configured) {
+            current.stop(Component.SEATA);
+            current = configured;
+            configured.up(EnumSet.of(Component.SEATA));
+        }
+    }
+}
