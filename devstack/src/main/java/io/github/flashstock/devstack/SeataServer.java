@@ -100,6 +100,11 @@ final class SeataServer extends Server {
                     type: file
                   server:
                     service-port: %d
+                    # A session left in Committing or Rollbacking (the TC died between deciding and hearing back
+                    # from every branch) is retried only once it is this old, counted from its begin: 130 s by
+                    # default. 60 s stays above a live transaction's longest phase two here (30 s global timeout
+                    # + 15 s TC-to-branch call) and lets a restarted TC finish such sessions within a minute.
+                    retry-dead-threshold: 60000
                   store:
                 %s  security:
                     secretKey: %s

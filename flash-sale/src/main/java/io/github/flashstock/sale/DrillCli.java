@@ -75,9 +75,13 @@ public final class DrillCli {
         List<DrillReport> reports = new ArrayList<>();
         try (Services services = Services.start(stack.endpoints(), settings, Duration.ofMinutes(3));
              DrillRunner runner = new DrillRunner(stack, services, System.out)) {
+            // Ctrl-C stops the services this run started, too
+            Thread stopper = new Thread(services::close, "drill-shutdown");
+            Runtime.getRuntime().addShutdownHook(stopper);
             for (Drill drill : drills) {
                 reports.add(runner.run(drill, buyers, clients));
             }
+            Runtime.getRuntime().removeShutdownHook(stopper);
         } finally {
             if (up.startedAny()) {
                 stack.down();

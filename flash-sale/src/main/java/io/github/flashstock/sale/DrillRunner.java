@@ -70,10 +70,11 @@ public final class DrillRunner implements AutoCloseable {
         out.println("-- drill " + drill.cliName() + ": " + drill.description());
         prepare(drill);
         String id = drill.cliName() + "-" + UUID.randomUUID().toString().substring(0, 6);
-        int hotUnits = Math.max(10, buyers / 5);
+        // stock for about two thirds of the buyers (1.5 units an order), so the fault meets a sale still selling
+        int hotUnits = Math.max(10, buyers);
         SalePlan plan = new SalePlan(List.of(
                 new SalePlan.SkuOnSale("d-" + id, hotUnits, 2, 1),
-                new SalePlan.SkuOnSale("d2-" + id, Math.max(5, hotUnits / 2), 2, 1)),
+                new SalePlan.SkuOnSale("d2-" + id, Math.max(5, buyers / 4), 2, 1)),
                 buyers, Math.max(1, buyers * 4 / 5), clients, 0.2, 7);
         List<String> orderUrls = services.orders().subList(0, drill.orderInstances()).stream()
                 .map(ServiceProcess::url).toList();
@@ -86,6 +87,7 @@ public final class DrillRunner implements AutoCloseable {
         AtomicReference<String> fault = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
         FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), out)
+                .withoutReadBack()
                 .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
                     String line = inject(drill, heldSku, held, back);
                     fault.set(line);
@@ -101,10 +103,16 @@ public final class DrillRunner implements AutoCloseable {
         // settle: nothing pending, nothing locked, nothing left at the coordinator for these orders
         boolean settled = false;
         Instant deadline = saleEnded.plus(SETTLE_LIMIT);
+        Instant nextNote = saleEnded.plus(Duration.ofSeconds(10));
         while (Instant.now().isBefore(deadline)) {
-            if (settled(skuIds)) {
+            String waitingFor = waitingFor(skuIds);
+            if (waitingFor.isEmpty()) {
                 settled = true;
                 break;
+            }
+            if (Instant.now().isAfter(nextNote)) {
+                out.println("  settling: waiting for " + waitingFor);
+                nextNote = Instant.now().plus(Duration.ofSeconds(10));
             }
             ServiceProcess.sleep(Duration.ofSeconds(1));
         }
@@ -171,7 +179,7 @@ public final class DrillRunner implements AutoCloseable {
 
     /** The TC in the drill's store, every server up, exactly the drill's instances running and answering. */
     private void prepare(Drill drill) {
-        String store = drill.seataStore().orElse(current.config().seataStore());
+        String store = drill.seataStore().orElse(configured.config().seataStore());
         if (!store.equals(current.config().seataStore())) {
             current.stop(Component.SEATA);
             current = store.equals(configured.config().seataStore()) ? configured
@@ -313,23 +321,27 @@ public final class DrillRunner implements AutoCloseable {
         }
     }
 
-    private boolean settled(Set<String> skuIds) {
+    /** What the system has not finished yet: empty once nothing is pending, locked or held by the TC. */
+    private String waitingFor(Set<String> skuIds) {
         try {
             Map<String, OrderRow> orders = orders(skuIds);
-            if (orders.values().stream().anyMatch(o -> o.status().equals("PENDING"))) {
-                return false;
+            long pending = orders.values().stream().filter(o -> o.status().equals("PENDING")).count();
+            if (pending > 0) {
+                return pending + " PENDING order(s)";
             }
             for (String sku : skuIds) {
                 JsonNode stock = stock(sku);
-                if (stock.path("redis").path("locked").asLong() != 0 || stock.path("mysql").path("locked").asLong() != 0) {
-                    return false;
+                long locked = stock.path("redis").path("locked").asLong() + stock.path("mysql").path("locked").asLong();
+                if (locked != 0) {
+                    return locked + " unit(s) locked of " + sku;
                 }
             }
             Set<String> xids = new HashSet<>();
             orders.values().forEach(o -> xids.add(o.xid()));
-            return tcSessions(xids) == 0;
-        } catch (RuntimeException notYet) {
-            return false;
+            int sessions = tcSessions(xids);
+            return sessions == 0 ? "" : sessions + " global session(s) at the TC";
+        } catch (RuntimeException e) {
+            return "an answer (" + e.getMessage() + ")";
         }
     }
 

@@ -26,6 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
         properties = {"inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN,
                 "inventory.reconciliation.interval=1h",
                 "inventory.reconciliation.stale-after=2s",
+                "inventory.reconciliation.session-stale-after=2s",
                 "inventory.reconciliation.ledger-grace=1h",
                 "inventory.reconciliation.drift-recheck=200ms"})
 public abstract class InventoryITSupport {

@@ -18,6 +18,12 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * The ledger's confirmed units differ from MySQL's sold count, or the ledger says a reservation ended that
          * Redis still holds as TRIED.
          */
-        LEDGER_CONTRADICTS
+        LEDGER_CONTRADICTS,
+        /**
+         * The TC has held a global session longer than the threshold; facts: its status, age, branches as the TC
+         * sees them, and the ledger's state of every reservation under that XID (the branch's work as our stores
+         * see it). The SKU is the first one the ledger names, empty when it names none.
+         */
+        STALE_GLOBAL_SESSION
     }
 }

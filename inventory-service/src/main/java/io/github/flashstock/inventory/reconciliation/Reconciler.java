@@ -74,6 +74,7 @@ public class Reconciler {
         for (String sku : ids) {
             findings.addAll(check(sku));
         }
+        findings.addAll(staleSessions());
         ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, Instant.now(),
                 ids.size(), List.copyOf(findings));
         latest.set(report);
@@ -135,6 +136,38 @@ public class Reconciler {
                 findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku, Map.of("xid", open.xid(),
                         "reservationId", open.reservationId(), "ledgerState", state, "redisState", "TRIED")));
             }
+        }
+        return findings;
+    }
+
+    /**
+     * Global sessions the TC has held for longer than {@code session-stale-after}: the coordinator has not finished
+     * them (after a TC restart, sessions caught between a branch's phase two and its report can wait there), so the
+     * operator sees each with what our ledger says its reservations became. Reported, never changed here.
+     */
+    List<Finding> staleSessions() {
+        if (settings.sessionStaleAfter() == null) {
+            return List.of();
+        }
+        long now = System.currentTimeMillis();
+        List<Finding> findings = new ArrayList<>();
+        for (SeataTransactions.GlobalSessionView session : transactions.sessions()) {
+            long age = now - session.beginTimeMillis();
+            if (age < settings.sessionStaleAfter().toMillis()) {
+                continue;
+            }
+            List<Map<String, Object>> rows = ledger.rowsOf(session.xid());
+            List<String> reservations = rows.stream()
+                    .map(r -> r.get("sku_id") + " x" + r.get("quantity") + " " + r.get("state")).toList();
+            Map<String, Object> facts = new LinkedHashMap<>();
+            facts.put("xid", session.xid());
+            facts.put("status", session.status());
+            facts.put("ageSeconds", age / 1000);
+            facts.put("applicationId", session.applicationId());
+            facts.put("branches", session.branches());
+            facts.put("ledger", reservations);
+            String sku = rows.isEmpty() ? "" : String.valueOf(rows.get(0).get("sku_id"));
+            findings.add(new Finding(Finding.Kind.STALE_GLOBAL_SESSION, sku, facts));
         }
         return findings;
     }

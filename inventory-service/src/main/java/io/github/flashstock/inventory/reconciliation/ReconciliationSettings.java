@@ -13,10 +13,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                     script and its MySQL transaction is not drift)
  * @param reportTopic  RocketMQ topic each run's report is published to
  * @param seataConsole where to ask the TC about a stale reservation's global transaction (blank: not asked)
+ * @param sessionStaleAfter a global session the TC still holds after this long is reported, with the state of its
+ *                     reservations in the ledger (needs {@code seataConsole})
  */
 @ConfigurationProperties("inventory.reconciliation")
 public record ReconciliationSettings(Duration interval, Duration staleAfter, Duration ledgerGrace,
-                                     Duration driftRecheck, String reportTopic, SeataConsole seataConsole) {
+                                     Duration driftRecheck, String reportTopic, SeataConsole seataConsole,
+                                     Duration sessionStaleAfter) {
 
     public record SeataConsole(String url, String username, String password) {
     }

@@ -1,6 +1,9 @@
 package io.github.flashstock.inventory.reconciliation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
@@ -22,9 +25,54 @@ class SeataTransactions {
         this.http = builder.build();
     }
 
-    String status(String xid) {
+    /** A global session as the TC's console shows it. */
+    record GlobalSessionView(String xid, String status, long beginTimeMillis, String applicationId,
+                             List<String> branches) {
+    }
+
+    /**
+     * Every global session the TC holds, oldest first; empty when the console is not configured or not reachable
+     * (the reconciler then reports nothing about sessions, rather than guessing).
+     */
+    List<GlobalSessionView> sessions() {
+        Optional<String> token = login();
+        if (token.isEmpty()) {
+            return List.of();
+        }
+        List<GlobalSessionView> sessions = new ArrayList<>();
+        try {
+            for (int page = 1; page <= 100; page++) {
+                JsonNode answer = http.get()
+                        .uri(console.url() + "/api/v1/console/globalSession/query?pageNum={p}&pageSize=100"
+                                + "&withBranch=true", page)
+                        .header("Authorization", token.get())
+                        .retrieve().body(JsonNode.class);
+                if (answer == null || !answer.path("success").asBoolean()) {
+                    return List.of();
+                }
+                for (JsonNode s : answer.path("data")) {
+                    List<String> branches = new ArrayList<>();
+                    for (JsonNode b : s.path("branchSessionVOs")) {
+                        branches.add(b.path("resourceId").asText() + " " + branchStatus(b.path("status").asInt(-1))
+                                + " at " + b.path("clientId").asText());
+                    }
+                    sessions.add(new GlobalSessionView(s.path("xid").asText(), globalStatus(s.path("status").asInt(-1)),
+                            s.path("beginTime").asLong(), s.path("applicationId").asText(), branches));
+                }
+                if (answer.path("data").size() < 100) {
+                    break;
+                }
+            }
+        } catch (RestClientException e) {
+            return List.of();
+        }
+        sessions.sort(java.util.Comparator.comparingLong(GlobalSessionView::beginTimeMillis));
+        return sessions;
+    }
+
+    private Optional<String> login() {
         if (console == null || console.url() == null || console.url().isBlank()) {
-            return "UNKNOWN";
+            return Optional.empty();
         }
         try {
             JsonNode login = http.post().uri(console.url() + "/api/v1/auth/login")
@@ -32,18 +80,77 @@ class SeataTransactions {
                     .body(java.util.Map.of("username", console.username(), "password", console.password()))
                     .retrieve().body(JsonNode.class);
             if (login == null || !login.path("success").asBoolean()) {
-                return "UNKNOWN";
+                return Optional.empty();
             }
+            return Optional.of(login.path("data").asText());
+        } catch (RestClientException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Seata's GlobalStatus codes, by name (the console answers with the code). */
+    static String globalStatus(int code) {
+        return switch (code) {
+            case 1 -> "Begin";
+            case 2 -> "Committing";
+            case 3 -> "CommitRetrying";
+            case 4 -> "Rollbacking";
+            case 5 -> "RollbackRetrying";
+            case 6 -> "TimeoutRollbacking";
+            case 7 -> "TimeoutRollbackRetrying";
+            case 8 -> "AsyncCommitting";
+            case 9 -> "Committed";
+            case 10 -> "CommitFailed";
+            case 11 -> "Rollbacked";
+            case 12 -> "RollbackFailed";
+            case 13 -> "TimeoutRollbacked";
+            case 14 -> "TimeoutRollbackFailed";
+            case 15 -> "Finished";
+            case 16 -> "CommitRetryTimeout";
+            case 17 -> "RollbackRetryTimeout";
+            case 18 -> "Deleting";
+            case 19 -> "StopCommitOrCommitRetry";
+            case 20 -> "StopRollbackOrRollbackRetry";
+            default -> "UnKnown(" + code + ")";
+        };
+    }
+
+    /** Seata's BranchStatus codes, by name. */
+    static String branchStatus(int code) {
+        return switch (code) {
+            case 1 -> "Registered";
+            case 2 -> "PhaseOne_Done";
+            case 3 -> "PhaseOne_Failed";
+            case 4 -> "PhaseOne_Timeout";
+            case 5 -> "PhaseTwo_Committed";
+            case 6 -> "PhaseTwo_CommitFailed_Retryable";
+            case 7 -> "PhaseTwo_CommitFailed_Unretryable";
+            case 8 -> "PhaseTwo_Rollbacked";
+            case 9 -> "PhaseTwo_RollbackFailed_Retryable";
+            case 10 -> "PhaseTwo_RollbackFailed_Unretryable";
+            default -> "Unknown(" + code + ")";
+        };
+    }
+
+    /** The TC's status of one global transaction by name, {@code NOT_FOUND} or {@code UNKNOWN}. */
+    String status(String xid) {
+        Optional<String> token = login();
+        if (token.isEmpty()) {
+            return "UNKNOWN";
+        }
+        try {
             JsonNode page = http.get()
                     .uri(console.url() + "/api/v1/console/globalSession/query?pageNum=1&pageSize=10&xid={xid}", xid)
-                    .header("Authorization", login.path("data").asText())
+                    .header("Authorization", token.get())
                     .retrieve().body(JsonNode.class);
             if (page == null || !page.path("success").asBoolean()) {
                 return "UNKNOWN";
             }
             for (JsonNode session : page.path("data")) {
                 if (xid.equals(session.path("xid").asText())) {
-                    return session.path("status").asText("UNKNOWN");
+                    JsonNode status = session.path("status");
+                    return status.isInt() || status.asText().matches("[0-9]+") ? globalStatus(status.asInt())
+                            : status.asText("UNKNOWN");
                 }
             }
             return "NOT_FOUND";

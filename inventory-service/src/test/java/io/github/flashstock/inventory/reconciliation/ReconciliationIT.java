@@ -190,4 +190,43 @@ class ReconciliationIT extends InventoryITSupport {
             tx.rollback();
         }
     }
+
+    @Test
+    void reportsAGlobalSessionTheCoordinatorHasHeldTooLongWithWhatTheLedgerSays() throws Exception {
+        // Given a global transaction whose inventory branch tried, and which nobody ends
+        String sku = sku(10);
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "reconciliation-it");
+        String xid = tx.getXid();
+        try {
+            HttpHeaders h = new HttpHeaders();
+            h.setContentType(MediaType.APPLICATION_JSON);
+            h.set("TX_XID", xid);
+            assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-3",
+                    "userId", "u-3", "items", List.of(Map.of("skuId", sku, "quantity", 2))), h), String.class)
+                    .getStatusCode().value()).isEqualTo(201);
+
+            // When it is older than session-stale-after (2 s in tests) and its ledger row has arrived, a run reports
+            // it with the TC's view and the ledger's
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(sessionFindings(run(), xid)).singleElement().satisfies(f -> {
+                        assertThat(f.path("skuId").asText()).isEqualTo(sku);
+                        assertThat(f.at("/facts/status").asText()).isEqualTo("Begin");
+                        assertThat(f.at("/facts/ageSeconds").asLong()).isGreaterThanOrEqualTo(2);
+                        assertThat(f.at("/facts/ledger/0").asText()).isEqualTo(sku + " x2 TRIED");
+                        assertThat(f.at("/facts/branches/0").asText()).startsWith("inventory-reservation Registered");
+                    }));
+        } finally {
+            tx.rollback();
+        }
+
+        // Then, once the coordinator has ended it, it is reported no more
+        assertThat(sessionFindings(run(), xid)).isEmpty();
+    }
+
+    private static List<JsonNode> sessionFindings(JsonNode report, String xid) {
+        return java.util.stream.StreamSupport.stream(report.path("findings").spliterator(), false)
+                .filter(f -> f.path("kind").asText().equals("STALE_GLOBAL_SESSION"))
+                .filter(f -> xid.equals(f.at("/facts/xid").asText())).toList();
+    }
 }

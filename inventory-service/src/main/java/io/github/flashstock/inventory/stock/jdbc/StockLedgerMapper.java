@@ -26,6 +26,10 @@ public interface StockLedgerMapper {
             + "AND sku_id = #{skuId}")
     String state(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId);
 
+    /** Every ledger row of one global transaction, as {@code sku_id}, {@code state}, {@code quantity}. */
+    @Select("SELECT sku_id, state, quantity FROM stock_ledger WHERE xid = #{xid} ORDER BY sku_id")
+    java.util.List<java.util.Map<String, Object>> rowsOf(@Param("xid") String xid);
+
     /** Units the ledger holds as CONFIRMED for this SKU: what MySQL's sold count must equal. */
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")
     long confirmedUnits(@Param("skuId") String skuId);

@@ -40,7 +40,8 @@ class ProblemAdvice extends BadInputAdvice {
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
-        } else if (causeOf(e, TransactionException.class) != null || causeOf(e, FrameworkException.class) != null) {
+        } else if (causeOf(e, TransactionException.class) != null || causeOf(e, FrameworkException.class) != null
+                || fromCoordinatorChannel(e)) {
             log.warn("order {} not placed: the transaction coordinator failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
                     "Transaction coordinator unavailable", "the order was not placed; the transaction coordinator"
@@ -72,6 +73,25 @@ class ProblemAdvice extends BadInputAdvice {
         ResponseEntity<ProblemDetail> answer = retryLater(problem, e.orderId);
         return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
                 .location(URI.create("/orders/" + e.orderId)).body(answer.getBody());
+    }
+
+    /**
+     * True when the failure came out of Seata's connection to the coordinator: a channel that closed while a request
+     * waited for its answer surfaces as a bare RuntimeException around Netty's exception (seen when the TC is killed
+     * during a GlobalBegin), not as one of Seata's typed exceptions.
+     */
+    static boolean fromCoordinatorChannel(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getClass().getName().startsWith("io.netty.channel.")) {
+                return true;
+            }
+            for (StackTraceElement frame : t.getStackTrace()) {
+                if (frame.getClassName().startsWith("org.apache.seata.core.rpc.")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem, String orderId) {

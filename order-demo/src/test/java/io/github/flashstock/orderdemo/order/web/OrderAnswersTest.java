@@ -118,6 +118,29 @@ class OrderAnswersTest {
     }
 
     @Test
+    void aCoordinatorThatDiesDuringTheBeginIsATryAgainNotAnError() throws Exception {
+        // what Seata 2.5 throws when the TC's channel closes while a GlobalBegin waits for its answer
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+        RuntimeException closed = new RuntimeException(new RuntimeException(
+                new io.netty.channel.ChannelException("channel closed")));
+
+        placeWhenPlacingFailsWith(closed)
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:coordinator-unavailable"))
+                .andExpect(jsonPath("$.orderId").isNotEmpty());
+    }
+
+    @Test
+    void aFailureFromNowhereKnownIsStillAnError() throws Exception {
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(new IllegalStateException("a bug"))
+                .andExpect(status().isInternalServerError())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:order-failed"));
+    }
+
+    @Test
     void aRefusalIsARefusalEvenWhileItsRollbackIsStillUnderWay() throws Exception {
         orderNowIs(OrderStatus.PENDING);
         ProblemDetail insufficient = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "only 0 left");
