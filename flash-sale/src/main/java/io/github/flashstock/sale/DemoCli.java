@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  * By default configuration and discovery come from the devstack's Nacos: {@code nacos-config/} is published there
  * with {@code import.sh}, the services register, order-demo finds inventory-service through it, and part-way through
  * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
- * simple discovery instead. Ports: INVENTORY_PORT (8081; further instances take the next ports), ORDER_DEMO_PORT
- * (8082), and the devstack's DEVSTACK_* settings.
+ * simple discovery instead. {@code --instances N} runs N instances of each service; buyers spread over the
+ * order-demo instances. Ports: INVENTORY_PORT (8081; further instances + 2 each), ORDER_DEMO_PORT (8082; further
+ * instances + 2 each), and the devstack's DEVSTACK_* settings.
  */
 public final class DemoCli {
 
@@ -86,14 +87,18 @@ public final class DemoCli {
         Endpoints endpoints = stack.endpoints();
         String token = env("INVENTORY_ADMIN_TOKEN").orElse("demo-" + UUID.randomUUID());
         int inventoryPort = Integer.parseInt(env("INVENTORY_PORT").orElse("8081"));
+        int orderPort = Integer.parseInt(env("ORDER_DEMO_PORT").orElse("8082"));
         List<Integer> inventoryPorts = new ArrayList<>();
+        List<Integer> orderPorts = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            // 8081, then 8083, 8084, ...: order-demo keeps 8082
-            inventoryPorts.add(i == 0 ? inventoryPort : inventoryPort + 1 + i);
+            // inventory 8081, 8083, 8085, ...; order-demo 8082, 8084, 8086, ...
+            inventoryPorts.add(inventoryPort + 2 * i);
+            orderPorts.add(orderPort + 2 * i);
         }
-        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort,
-                        Integer.parseInt(env("ORDER_DEMO_PORT").orElse("8082")), token, config.home().resolve("logs"))
-                .withInventoryPorts(inventoryPorts);
+        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort, orderPort, token,
+                        config.home().resolve("logs"))
+                .withInventoryPorts(inventoryPorts)
+                .withOrderPorts(orderPorts);
         Optional<NacosAdmin> nacosAdmin = Optional.empty();
         String setup;
         if (nacos) {
@@ -115,9 +120,9 @@ public final class DemoCli {
             settings = settings.withInventoryArgs(configSource).withOrderArgs(configSource);
             setup = "configuration and discovery: local files (nacos-config/), Spring Cloud simple discovery";
         }
-        setup += "; " + instances + " inventory instance" + (instances == 1 ? "" : "s");
-        System.out.println("Starting " + instances + " inventory-service instance(s) and order-demo (logs in "
-                + settings.logDir() + ") ...");
+        setup += "; " + instances + " instance" + (instances == 1 ? "" : "s") + " of each service";
+        System.out.println("Starting " + instances + " inventory-service and " + instances
+                + " order-demo instance(s) (logs in " + settings.logDir() + ") ...");
         Services services = Services.start(endpoints, settings, Duration.ofMinutes(3));
         Thread stopper = new Thread(services::close, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
@@ -127,7 +132,9 @@ public final class DemoCli {
         System.out.printf("%nFlash sale %s: %s (%d units, limit %d per user) and %s (%d units); %d buyers, %d at a time%n",
                 saleId, plan.skus().get(0).skuId(), plan.skus().get(0).units(), plan.skus().get(0).perUserLimit(),
                 plan.skus().get(1).skuId(), plan.skus().get(1).units(), plan.buyers(), plan.concurrency());
-        FlashSale sale = new FlashSale(services.order().url(), services.inventory().url(), token, System.out)
+        // buyers spread over the order-demo instances, as a load balancer in front of them would
+        FlashSale sale = new FlashSale(services.orders().stream().map(ServiceProcess::url).toList(),
+                services.inventory().url(), token, System.out)
                 .describedAs(setup);
         if (nacosAdmin.isPresent()) {
             sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,7 +58,8 @@ public final class FlashSale {
 
     /**
      * Buyers spread over several order-demo instances, as a load balancer in front of them would: each order goes
-     * to the next instance in turn, and to the one after when its connection is refused (nothing was sent then).
+     * to the next instance in turn; when the connection is refused or cut off, the same order (same
+     * {@code Idempotency-Key}) goes to the next one.
      */
     public FlashSale(List<String> orderUrls, String inventoryUrl, String adminToken, PrintStream progress) {
         if (orderUrls.isEmpty()) {
@@ -208,22 +210,33 @@ public final class FlashSale {
                 .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
         String body = "{\"userId\":\"" + purchase.userId() + "\",\"items\":[" + items + "]}";
         long t0 = System.nanoTime();
+        // one key per buyer's order: a retry after a lost answer returns that order instead of placing another
+        String key = UUID.randomUUID().toString();
         HttpResponse<String> response = null;
         int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orderUrls.size());
+        int attempts = orderUrls.size() + 1;
         for (int attempt = 0; response == null; attempt++) {
             String url = orderUrls.get((first + attempt) % orderUrls.size());
             try {
                 response = http.send(HttpRequest.newBuilder(URI.create(url + "/orders"))
                         .timeout(Duration.ofSeconds(60))
                         .header("Content-Type", "application/json")
+                        .header("Idempotency-Key", key)
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            } catch (java.net.ConnectException e) {
-                // refused: this instance is not there, and the order was never sent; the next one may take it
-                if (attempt + 1 >= orderUrls.size()) {
+            } catch (IOException e) {
+                // refused (the instance is not there) or cut off (it died with the order in hand): the next instance
+                // takes the same key, and answers with that order if the first one got as far as placing it
+                if (attempt + 1 >= attempts) {
                     return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
                 }
-            } catch (IOException e) {
-                return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
+                if (!(e instanceof java.net.ConnectException)) {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(interrupted);
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);

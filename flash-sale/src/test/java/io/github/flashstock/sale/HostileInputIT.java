@@ -149,6 +149,29 @@ class HostileInputIT {
         assertProblem(send(request), body + " / " + contentType);
     }
 
+    @Property(tries = 60)
+    void ordersRefuseAnIdempotencyKeyThatCannotBeAnOrderId(@ForAll("hostileKeys") String key) {
+        // a good order in every other respect: only the key is wrong, so nothing may be placed
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"fuzz-key\",\"items\":[{\"skuId\":"
+                        + quote(SKU) + ",\"quantity\":1}]}"));
+
+        assertProblem(send(request), "Idempotency-Key " + key);
+    }
+
+    /** Keys an HTTP client can send but no order id may be: short, long, odd characters, a leading '-' or '_'. */
+    @Provide
+    Arbitrary<String> hostileKeys() {
+        return Arbitraries.oneOf(
+                hostileIds().filter(k -> !k.isBlank() && k.chars().allMatch(c -> c > 0x20 && c < 0x7f)),
+                Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(7),
+                Arbitraries.strings().alpha().numeric().ofLength(65),
+                Arbitraries.strings().alpha().ofMinLength(8).ofMaxLength(20).map(k -> "-" + k),
+                Arbitraries.of("order 1234", "abc/def/ghi", "12345678;drop", "key%00key", "key.with.dots"));
+    }
+
     // ---- generators -----------------------------------------------------------------------------------------
 
     /** Ids no API accepts: empty, too long, braces, colons, slashes, spaces, control and non-ASCII characters. */

@@ -18,9 +18,12 @@ interface OrderMapper {
     int insertLine(@Param("orderId") String orderId, @Param("lineNo") int lineNo, @Param("skuId") String skuId,
                    @Param("quantity") int quantity);
 
-    /** Moves a PENDING order on; 0 rows when it is no longer PENDING (a replayed phase). */
-    @Update("UPDATE orders SET status = #{to} WHERE order_id = #{orderId} AND status = 'PENDING'")
-    int finish(@Param("orderId") String orderId, @Param("to") String to);
+    /**
+     * Moves a PENDING order of this global transaction on; 0 rows when it is no longer PENDING (a replayed phase) or
+     * belongs to another transaction (a second placement under the same Idempotency-Key, whose Try found the row taken).
+     */
+    @Update("UPDATE orders SET status = #{to} WHERE order_id = #{orderId} AND xid = #{xid} AND status = 'PENDING'")
+    int finish(@Param("orderId") String orderId, @Param("xid") String xid, @Param("to") String to);
 
     @Select("SELECT order_id, user_id, status, xid, created_at, updated_at FROM orders WHERE order_id = #{orderId}")
     OrderRow find(@Param("orderId") String orderId);

@@ -43,7 +43,7 @@ class OrderTccAction implements OrderAction {
 
     private boolean finish(BusinessActionContext context, OrderStatus to) {
         String orderId = context.getActionContext("orderId", String.class);
-        if (orders.finish(orderId, to.name()) == 0) {
+        if (orders.finish(orderId, context.getXid(), to.name()) == 0) {
             log.info("order {} was not PENDING when its {} arrived; nothing changed", orderId, to);
         }
         return true;

@@ -79,7 +79,7 @@ public class PlacingOrders {
     }
 
     /** Lines for the same SKU become one, in first-seen order. */
-    static List<OrderItem> merge(List<OrderItem> items) {
+    public static List<OrderItem> merge(List<OrderItem> items) {
         Map<String, Integer> units = new LinkedHashMap<>();
         items.forEach(i -> units.merge(i.skuId(), i.quantity(), Integer::sum));
         return units.entrySet().stream().map(e -> new OrderItem(e.getKey(), e.getValue())).toList();

@@ -47,10 +47,20 @@ class OrderController {
      */
     @PostMapping("/orders")
     ResponseEntity<PlacedOrder> place(@Valid @RequestBody OrderRequest request,
-                                      @RequestHeader(name = Fault.HEADER, required = false) String faultHeader) {
+                                      @RequestHeader(name = Fault.HEADER, required = false) String faultHeader,
+                                      @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
         Fault fault = faults.requested(faultHeader);
         placing.check(request.items());
-        String orderId = UUID.randomUUID().toString();
+        if (key != null && !key.matches(KEY_PATTERN)) {
+            throw new InvalidIdempotencyKey();
+        }
+        String orderId = key != null ? key : UUID.randomUUID().toString();
+        if (key != null) {
+            Optional<Order> earlier = reading.findIfAny(orderId);
+            if (earlier.isPresent()) {
+                return again(earlier.get(), request);
+            }
+        }
         String xid;
         try {
             xid = placing.place(orderId, request.userId(), request.items(), fault);
@@ -60,6 +70,26 @@ class OrderController {
         meters.counter("orders.placed", "outcome", "committed").increment();
         return ResponseEntity.created(URI.create("/orders/" + orderId))
                 .body(new PlacedOrder(orderId, xid, reading.status(orderId)));
+    }
+
+    /**
+     * The same request again (a caller retrying after it lost the answer, perhaps on another instance): the order
+     * placed under its key, as it stands now; never a second order. CANCELLED means that earlier placement did not
+     * happen: 409 {@code order-cancelled}, and a new key places the order anew.
+     */
+    private ResponseEntity<PlacedOrder> again(Order earlier, OrderRequest request) {
+        if (!earlier.userId().equals(request.userId())
+                || !earlier.items().equals(PlacingOrders.merge(request.items()))) {
+            throw new KeyReused(earlier.orderId());
+        }
+        meters.counter("orders.placed", "outcome", "repeated").increment();
+        return switch (earlier.status()) {
+            case CONFIRMED -> ResponseEntity.created(URI.create("/orders/" + earlier.orderId()))
+                    .body(new PlacedOrder(earlier.orderId(), earlier.xid(), earlier.status()));
+            case PENDING -> ResponseEntity.accepted().location(URI.create("/orders/" + earlier.orderId()))
+                    .body(new PlacedOrder(earlier.orderId(), earlier.xid(), earlier.status()));
+            case CANCELLED -> throw new EarlierCancelled(earlier.orderId());
+        };
     }
 
     /**
@@ -108,6 +138,40 @@ class OrderController {
     @GetMapping("/orders/{orderId}")
     Order order(@PathVariable String orderId) {
         return reading.find(orderId);
+    }
+
+    /** Header naming a placement, so that a retry of it returns that order instead of placing another. */
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /** 8 to 64 letters, digits, '-' or '_': it becomes the order id. */
+    static final String KEY_PATTERN = "[A-Za-z0-9][A-Za-z0-9_-]{7,63}";
+
+    /** An Idempotency-Key that cannot be an order id. */
+    static final class InvalidIdempotencyKey extends RuntimeException {
+        InvalidIdempotencyKey() {
+            super("Idempotency-Key must be 8 to 64 letters, digits, '-' or '_', starting with a letter or digit",
+                    null, false, false);
+        }
+    }
+
+    /** An Idempotency-Key already used for a different order. */
+    static final class KeyReused extends RuntimeException {
+        final String orderId;
+
+        KeyReused(String orderId) {
+            super("this Idempotency-Key already placed a different order (other user or items)", null, false, false);
+            this.orderId = orderId;
+        }
+    }
+
+    /** The placement under this key was rolled back. */
+    static final class EarlierCancelled extends RuntimeException {
+        final String orderId;
+
+        EarlierCancelled(String orderId) {
+            super("the order placed under this Idempotency-Key was cancelled; use a new key to order again", null,
+                    false, false);
+            this.orderId = orderId;
+        }
     }
 
     /** A placement whose outcome cannot be read now: the order id to ask about later. */

@@ -117,6 +117,27 @@ class ProblemAdvice extends BadInputAdvice {
     }
 
     @ExceptionHandler
+    ProblemDetail badKey(OrderController.InvalidIdempotencyKey e) {
+        return ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
+    }
+
+    @ExceptionHandler
+    ProblemDetail keyReused(OrderController.KeyReused e) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.UNPROCESSABLE_ENTITY, "idempotency-key-reused",
+                "Idempotency-Key reused", e.getMessage());
+        p.setProperty("orderId", e.orderId);
+        return p;
+    }
+
+    @ExceptionHandler
+    ProblemDetail earlierCancelled(OrderController.EarlierCancelled e) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "order-cancelled", "Order cancelled",
+                e.getMessage());
+        p.setProperty("orderId", e.orderId);
+        return p;
+    }
+
+    @ExceptionHandler
     ProblemDetail badFault(Fault.Invalid e) {
         return ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
     }

@@ -170,4 +170,82 @@ class OrderAnswersTest {
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
     }
+
+    // ---- Idempotency-Key: a retry returns the order placed under the key, never a second one ----
+
+    private void earlierOrderIs(OrderStatus status, String userId, String sku) {
+        given(reading.findIfAny("key-12345678")).willReturn(Optional.of(new Order("key-12345678", userId, status,
+                "127.0.0.1:18091:7", List.of(new io.github.flashstock.orderdemo.order.OrderItem(sku, 1)),
+                Instant.now(), Instant.now())));
+    }
+
+    private ResultActions placeWithKey(String key) throws Exception {
+        return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY)
+                .header("Idempotency-Key", key));
+    }
+
+    @Test
+    void aRetryOfAConfirmedOrderAnswersItAgainWithoutPlacingAnother() throws Exception {
+        earlierOrderIs(OrderStatus.CONFIRMED, "u1", "hot-1");
+
+        placeWithKey("key-12345678")
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.orderId").value("key-12345678"))
+                .andExpect(jsonPath("$.status").value("CONFIRMED"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
+
+    @Test
+    void aRetryOfAnOrderStillOpenIsPendingWithWhereToAsk() throws Exception {
+        earlierOrderIs(OrderStatus.PENDING, "u1", "hot-1");
+
+        placeWithKey("key-12345678")
+                .andExpect(status().isAccepted())
+                .andExpect(header().string("Location", "/orders/key-12345678"))
+                .andExpect(jsonPath("$.status").value("PENDING"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
+
+    @Test
+    void aRetryOfACancelledOrderSaysSoAndPlacesNothing() throws Exception {
+        earlierOrderIs(OrderStatus.CANCELLED, "u1", "hot-1");
+
+        placeWithKey("key-12345678")
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:order-cancelled"))
+                .andExpect(jsonPath("$.orderId").value("key-12345678"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
+
+    @Test
+    void aKeyUsedForAnotherUsersOrderIsRefused() throws Exception {
+        earlierOrderIs(OrderStatus.CONFIRMED, "someone-else", "hot-1");
+
+        placeWithKey("key-12345678")
+                .andExpect(status().isUnprocessableEntity())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:idempotency-key-reused"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
+
+    @Test
+    void aFreshKeyBecomesTheOrderId() throws Exception {
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+        given(placing.place(anyString(), anyString(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(reading.status("fresh-key-1")).willReturn(OrderStatus.CONFIRMED);
+
+        placeWithKey("fresh-key-1")
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.orderId").value("fresh-key-1"));
+        org.mockito.Mockito.verify(placing).place(org.mockito.ArgumentMatchers.eq("fresh-key-1"), any(), any(), any());
+    }
+
+    @Test
+    void aKeyThatCannotBeAnOrderIdIsABadRequest() throws Exception {
+        for (String bad : new String[] {"short", "has space in it", "../../etc/passwd", "x".repeat(65), "-leading1"}) {
+            placeWithKey(bad)
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.type").value("urn:flashstock:problem:invalid-request"));
+        }
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
 }

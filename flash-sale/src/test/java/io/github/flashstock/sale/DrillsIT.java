@@ -1,0 +1,98 @@
+package io.github.flashstock.sale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.junit.SharedStack;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Every drill of {@code bin/drill}, with a smaller sale (200 buyers, 24 at a time; {@code bin/drill} runs 1,500):
+ * a process killed or paused part-way, brought back, and then nothing oversold, lost or left locked, no order
+ * pending, no global session left at the TC, nothing for the reconciler, no answer the final state contradicts,
+ * and where a second instance took over, not one failed order.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DrillsIT {
+
+    private static final int BUYERS = 200;
+    private static final int CLIENTS = 24;
+
+    private Services services;
+    private DrillRunner runner;
+
+    @BeforeAll
+    void startTwoOfEach() throws IOException {
+        SharedStack.ensure(Component.defaults());
+        Path root = Path.of(System.getProperty("devstack.root", "..")).toAbsolutePath().normalize();
+        Path config = Files.createTempDirectory("flashstock-drills");
+        Files.copy(root.resolve("nacos-config/order-demo.yaml"), config.resolve("order-demo.yaml"));
+        Files.copy(root.resolve("nacos-config/inventory-service.yaml"), config.resolve("inventory-service.yaml"));
+        String source = "--flashstock.config.source=file:" + config + "/";
+        Services.Settings settings = Services.Settings.of(root, freePort(), freePort(), "drill-" + UUID.randomUUID(),
+                        root.resolve(".devstack/logs/drills-it"))
+                .withInventoryPorts(List.of(freePort(), freePort()))
+                .withOrderPorts(List.of(freePort(), freePort()))
+                .withInventoryArgs(source)
+                .withOrderArgs(source, "--spring.profiles.active=faults")
+                .withJarsFromSystemProperties();
+        services = Services.start(SharedStack.endpoints(), settings, Duration.ofMinutes(4));
+        runner = new DrillRunner(DevStack.fromEnvironment(), services, System.out);
+    }
+
+    @AfterAll
+    void stop() {
+        if (runner != null) {
+            runner.close();
+        }
+        if (services != null) {
+            services.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Drill.class)
+    void aFaultMidSaleLeavesEveryUnitAndEveryAnswerRight(Drill drill) {
+        DrillReport report = runner.run(drill, BUYERS, CLIENTS);
+
+        SoftAssertions soft = new SoftAssertions();
+        soft.assertThat(report.settled()).as("settled: nothing pending, locked or held by the TC").isTrue();
+        soft.assertThat(report.oversold()).as("units oversold").isZero();
+        soft.assertThat(report.lost()).as("units lost").isZero();
+        soft.assertThat(report.locked()).as("units still locked").isZero();
+        soft.assertThat(report.storesAgree()).as("Redis, MySQL and the CONFIRMED orders count the same sold units")
+                .isTrue();
+        soft.assertThat(report.pendingOrders()).as("orders still PENDING").isZero();
+        soft.assertThat(report.tcSessionsLeft()).as("global sessions left at the TC").isZero();
+        soft.assertThat(report.findings()).as("reconciler findings").isEmpty();
+        soft.assertThat(report.contradictions()).as("answers the final state contradicts: "
+                + report.contradictionExamples()).isZero();
+        if (drill.survivable()) {
+            soft.assertThat(report.failedOrders()).as("failed orders while a second instance was there: "
+                    + report.answers()).isZero();
+        }
+        // and the sale really sold (a drill whose every order failed would prove nothing)
+        soft.assertThat(report.skus()).filteredOn(s -> !s.skuId().startsWith("d-held-"))
+                .allSatisfy(s -> assertThat(s.unitsInConfirmedOrders()).as(s.skuId()).isPositive());
+        soft.assertAll();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
