@@ -10,7 +10,10 @@ import java.util.Map;
  * coordinator after the system settled (or gave up settling).
  *
  * @param answers         what the buyers were told, by {@code <status> <problem type>} ({@code none io:...}: no answer)
- * @param failedOrders    answers that were neither a sale (201/202) nor a refusal for stock or limits (409)
+ * @param failedOrders    buyers who did not get their order although it was not refused for stock or limits: a 5xx,
+ *                        no answer, or an order cancelled under them three times
+ * @param replacedOrders  buyers whose order was cancelled under them (their order-demo instance died between Try
+ *                        and commit) and who placed it again with a new key
  * @param contradictions  answers the order's final state contradicts (told 201, ended CANCELLED; told it failed,
  *                        ended CONFIRMED), with the first few as examples in {@code contradictionExamples}
  * @param pendingOrders   orders of the drill's SKUs still PENDING when the report was taken
@@ -20,7 +23,8 @@ import java.util.Map;
  * @param backAfter       from the fault until the server or service answered healthy again
  * @param settledAfter    from the end of the sale until nothing was pending, locked or held by the TC
  */
-public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders, int contradictions,
+public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders,
+                          int replacedOrders, int contradictions,
                           List<String> contradictionExamples, List<SkuOutcome> skus, int pendingOrders,
                           int tcSessionsLeft, List<String> findings, String fault, Duration backAfter,
                           Duration settledAfter, boolean settled) {
@@ -86,8 +90,8 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.printf("back after      %.1f s; settled %s%n", backAfter.toMillis() / 1000.0, settled
                 ? String.format("%.1f s after the sale", settledAfter.toMillis() / 1000.0)
                 : "NOT within " + settledAfter.toSeconds() + " s");
-        out.printf("orders          %d; failed %d%s%n", orders, failedOrders,
-                drill.survivable() ? " (a second instance took over: must be 0)" : "");
+        out.printf("orders          %d; failed %d%s; placed again after a cancellation %d%n", orders, failedOrders,
+                drill.survivable() ? " (a second instance took over: must be 0)" : "", replacedOrders);
         answers.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.printf("  %-40s %d%n", e.getKey(), e.getValue()));
         out.printf("%-26s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "sold", "MySQL", "orders", "locked",

@@ -121,13 +121,18 @@ public final class DrillRunner implements AutoCloseable {
         Map<String, OrderRow> orders = orders(skuIds);
         Map<String, Integer> answers = new TreeMap<>();
         int failed = 0;
+        int replaced = 0;
         int contradictions = 0;
         List<String> examples = new ArrayList<>();
         for (FlashSale.Answer a : sale.answers()) {
             String kind = a.status() < 0 ? "none " + a.problemType() : a.status() + " " + a.problemType();
             answers.merge(kind.trim(), 1, Integer::sum);
-            if (a.status() != 201 && a.status() != 202 && a.status() != 409) {
+            if ((a.status() != 201 && a.status() != 202 && a.status() != 409)
+                    || a.problemType().equals("order-cancelled")) {
                 failed++;
+            }
+            if (a.placements() > 1) {
+                replaced++;
             }
             String finalState = a.orderId() == null ? null
                     : orders.containsKey(a.orderId()) ? orders.get(a.orderId()).status() : "ABSENT";
@@ -148,7 +153,8 @@ public final class DrillRunner implements AutoCloseable {
             outcomes.add(outcome(sku, orders));
         }
         List<String> findings = findings(skuIds);
-        DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, contradictions, examples,
+        DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, contradictions,
+                examples,
                 outcomes, pending, sessionsLeft, findings, fault.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;

@@ -102,8 +102,12 @@ public final class FlashSale {
     record Purchase(String userId, Map<String, Integer> units) {
     }
 
-    /** What the buyer was told ({@code status} -1: no answer, {@code problemType} then says why). */
-    record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos) {
+    /**
+     * What the buyer was told in the end ({@code status} -1: no answer, {@code problemType} then says why), and how
+     * many times the order had to be placed: more than once when an earlier placement was cancelled under the buyer
+     * (its order-demo instance died between Try and commit).
+     */
+    record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos, int placements) {
     }
 
     /** Every answer of the last {@link #run}. */
@@ -204,14 +208,32 @@ public final class FlashSale {
         }
     }
 
+    /**
+     * One buyer, as a storefront that follows order-demo's protocol would behave: the order goes out with an
+     * {@code Idempotency-Key}; a connection refused or cut off sends the same key to the next instance; a 202
+     * (outcome open) is polled until the order is final; an order cancelled under the buyer (never a refusal for
+     * stock or limits) is placed again with a new key, at most three placements in all.
+     */
     private Answer place(Purchase purchase) {
         StringBuilder items = new StringBuilder();
         purchase.units().forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
                 .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
         String body = "{\"userId\":\"" + purchase.userId() + "\",\"items\":[" + items + "]}";
         long t0 = System.nanoTime();
-        // one key per buyer's order: a retry after a lost answer returns that order instead of placing another
-        String key = UUID.randomUUID().toString();
+        Answer answer = null;
+        for (int placement = 1; placement <= 3; placement++) {
+            answer = placeOnce(purchase, body, UUID.randomUUID().toString(), t0, placement);
+            if (answer.status() == 202) {
+                answer = awaitOutcome(answer, t0);
+            }
+            if (!"order-cancelled".equals(answer.problemType())) {
+                return answer;
+            }
+        }
+        return answer;
+    }
+
+    private Answer placeOnce(Purchase purchase, String body, String key, long t0, int placement) {
         HttpResponse<String> response = null;
         int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orderUrls.size());
         int attempts = orderUrls.size() + 1;
@@ -227,26 +249,60 @@ public final class FlashSale {
                 // refused (the instance is not there) or cut off (it died with the order in hand): the next instance
                 // takes the same key, and answers with that order if the first one got as far as placing it
                 if (attempt + 1 >= attempts) {
-                    return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(), System.nanoTime() - t0);
+                    return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(),
+                            System.nanoTime() - t0, placement);
                 }
                 if (!(e instanceof java.net.ConnectException)) {
-                    try {
-                        Thread.sleep(200);
-                    } catch (InterruptedException interrupted) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException(interrupted);
-                    }
+                    pause(Duration.ofMillis(200));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
         }
-        long nanos = System.nanoTime() - t0;
         JsonNode answer = parse(response.body());
         String type = answer.path("type").asText("");
         return new Answer(purchase, response.statusCode(), answer.path("orderId").asText(null),
-                type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, nanos);
+                type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, System.nanoTime() - t0,
+                placement);
+    }
+
+    /** Polls an accepted order until it is CONFIRMED (then: 201) or CANCELLED (then: 409 order-cancelled). */
+    private Answer awaitOutcome(Answer accepted, long t0) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        int instance = 0;
+        while (System.nanoTime() < deadline) {
+            pause(Duration.ofMillis(500));
+            String url = orderUrls.get(instance++ % orderUrls.size()) + "/orders/" + accepted.orderId();
+            try {
+                HttpResponse<String> order = http.send(HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                String status = parse(order.body()).path("status").asText("");
+                if (status.equals("CONFIRMED")) {
+                    return new Answer(accepted.purchase(), 201, accepted.orderId(), "", System.nanoTime() - t0,
+                            accepted.placements());
+                }
+                if (status.equals("CANCELLED")) {
+                    return new Answer(accepted.purchase(), 409, accepted.orderId(), "order-cancelled",
+                            System.nanoTime() - t0, accepted.placements());
+                }
+            } catch (IOException e) {
+                // that instance is away: the next poll asks another
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return accepted;
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private SaleReport report(SalePlan plan, List<Answer> answers, Duration elapsed, ExecutorService clients,
