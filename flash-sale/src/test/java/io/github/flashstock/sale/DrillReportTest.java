@@ -1,0 +1,72 @@
+package io.github.flashstock.sale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How a drill judges answers and stock: each rule shown passing and failing. */
+class DrillReportTest {
+
+    private static final FlashSale.Purchase BUYER = new FlashSale.Purchase("u1", Map.of("hot", 1));
+
+    private static FlashSale.Answer answer(int status, String type) {
+        return new FlashSale.Answer(BUYER, status, "o-1", type, 1, 1);
+    }
+
+    @Test
+    void anAnswerIsUntrueOnlyWhenTheFinalStateContradictsIt() {
+        assertThat(DrillRunner.untrue(answer(201, ""), "CONFIRMED")).isNull();
+        assertThat(DrillRunner.untrue(answer(201, ""), "CANCELLED")).contains("answered 201 but is CANCELLED");
+        assertThat(DrillRunner.untrue(answer(201, ""), "ABSENT")).contains("answered 201 but is ABSENT");
+        assertThat(DrillRunner.untrue(answer(503, "inventory-unavailable"), "CONFIRMED"))
+                .contains("answered 503 inventory-unavailable but is CONFIRMED");
+        assertThat(DrillRunner.untrue(answer(409, "insufficient-stock"), "CANCELLED")).isNull();
+        assertThat(DrillRunner.untrue(answer(409, "insufficient-stock"), "CONFIRMED")).isNotNull();
+        // promises nothing yet
+        assertThat(DrillRunner.untrue(answer(202, ""), "CANCELLED")).isNull();
+        assertThat(DrillRunner.untrue(answer(503, "order-outcome-unknown"), "CONFIRMED")).isNull();
+        // no order id, nothing to compare
+        assertThat(DrillRunner.untrue(new FlashSale.Answer(BUYER, -1, null, "io:IOException", 1, 1), null)).isNull();
+    }
+
+    @Test
+    void stockIsOversoldLostOrLockedByItsOwnDefinition() {
+        DrillReport.SkuOutcome fine = new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 6);
+        assertThat(fine.oversold()).isZero();
+        assertThat(fine.lost()).isZero();
+        assertThat(fine.agree()).isTrue();
+
+        // orders hold more than was stocked
+        assertThat(new DrillReport.SkuOutcome("s", 10, 0, 10, 0, 10, 0, 10, 12).oversold()).isEqualTo(2);
+        // two units neither available nor sold
+        assertThat(new DrillReport.SkuOutcome("s", 10, 2, 6, 0, 6, 0, 10, 6).lost()).isEqualTo(2);
+        // sold in Redis, in no confirmed order
+        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 5).lost()).isEqualTo(1);
+        // MySQL sold differs
+        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 5, 0, 10, 6).agree()).isFalse();
+        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 2, 10, 6).locked()).isEqualTo(3);
+    }
+
+    @Test
+    void aDrillIsCleanOnlyWhenEveryFigureIs() {
+        DrillReport.SkuOutcome fine = new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 6);
+        assertThat(report(Drill.TC_KILL, 5, 0, 0, List.of(), true, fine).clean())
+                .as("failed orders are allowed where no second instance takes over").isTrue();
+        assertThat(report(Drill.INVENTORY_KILL_ONE, 1, 0, 0, List.of(), true, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 1, 0, List.of(), true, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 1, List.of(), true, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("STALE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), false, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true,
+                new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 0, 10, 6)).clean()).isFalse();
+    }
+
+    private static DrillReport report(Drill drill, int failed, int contradictions, int sessionsLeft,
+                                      List<String> findings, boolean settled, DrillReport.SkuOutcome sku) {
+        return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, contradictions, List.of(), List.of(sku), 0,
+                sessionsLeft, findings, "fault", Duration.ofSeconds(1), Duration.ofSeconds(1), settled);
+    }
+}
