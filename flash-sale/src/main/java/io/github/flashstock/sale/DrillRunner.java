@@ -152,7 +152,7 @@ public final class DrillRunner implements AutoCloseable {
         for (String sku : skuIds.stream().sorted().toList()) {
             outcomes.add(outcome(sku, orders));
         }
-        List<String> findings = findings(skuIds);
+        List<String> findings = findings(skuIds, xids);
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, contradictions,
                 examples,
                 outcomes, pending, sessionsLeft, findings, fault.get(), back.get(), settledAfter, settled);
@@ -408,8 +408,8 @@ public final class DrillRunner implements AutoCloseable {
         return left;
     }
 
-    /** A reconciliation run now; its findings on these SKUs, and those on no SKU (old global sessions). */
-    private List<String> findings(Set<String> skuIds) {
+    /** A reconciliation run now; its findings on these SKUs or on these global transactions. */
+    private List<String> findings(Set<String> skuIds, Set<String> xids) {
         HttpResponse<String> r = post(services.inventory().url() + "/admin/reconciliation/runs", "",
                 Map.of("Authorization", "Bearer " + services.adminToken()));
         if (r.statusCode() / 100 != 2) {
@@ -418,7 +418,7 @@ public final class DrillRunner implements AutoCloseable {
         List<String> findings = new ArrayList<>();
         for (JsonNode f : parse(r.body()).path("findings")) {
             String sku = f.path("skuId").asText("");
-            if (skuIds.contains(sku)) {
+            if (skuIds.contains(sku) || xids.contains(f.path("facts").path("xid").asText())) {
                 findings.add(f.path("kind").asText() + " " + sku + " " + f.path("facts"));
             }
         }
