@@ -44,6 +44,27 @@ class DevStackLifecycleIT {
             assertThat(afterFirst).allSatisfy(s -> assertThat(s.healthy()).as("%s healthy", s.component()).isTrue());
             assertThat(pids(afterSecond)).isEqualTo(pids(afterFirst));
             assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2 + 1);
+
+            // When the broker alone is killed and the stack brought up again
+            List<Long> rocketmq = pidsOf(stack, Component.ROCKETMQ);
+            List<Long> broker = stack.kill(Component.ROCKETMQ, "broker");
+            assertThat(broker).hasSize(1);
+            long namesrv = rocketmq.stream().filter(p -> !broker.contains(p)).findFirst().orElseThrow();
+            DevStack.UpReport third = stack.up(EnumSet.of(Component.ROCKETMQ));
+
+            // Then only the broker started again: the name server is the same process, and RocketMQ answers
+            assertThat(third.startedNow()).containsEntry(Component.ROCKETMQ, true);
+            assertThat(pidsOf(stack, Component.ROCKETMQ)).hasSize(2).contains(namesrv).doesNotContainAnyElementsOf(broker);
+            assertThat(stack.isUp(EnumSet.of(Component.ROCKETMQ))).isTrue();
+
+            // And a paused server stops answering until it is resumed
+            assertThat(stack.pause(Component.REDIS)).hasSize(1);
+            try {
+                assertThat(stack.isUp(EnumSet.of(Component.REDIS))).as("paused Redis answers").isFalse();
+            } finally {
+                stack.resume(Component.REDIS);
+            }
+            assertThat(stack.isUp(EnumSet.of(Component.REDIS))).as("resumed Redis answers").isTrue();
         } finally {
             List<Long> pids = pids(stack.status());
             List<Integer> ports = stack.status().stream().flatMap(s -> s.ports().stream()).toList();
@@ -82,6 +103,10 @@ class DevStackLifecycleIT {
     void downWithNothingRunningStopsNothing() {
         DevStack stack = new DevStack(DevStackConfig.from(privateStack(HOME.resolve("empty"))));
         assertThat(stack.down()).isEmpty();
+    }
+
+    private static List<Long> pidsOf(DevStack stack, Component component) {
+        return stack.status().stream().filter(s -> s.component() == component).findFirst().orElseThrow().pids();
     }
 
     private static List<Long> pids(List<ServerStatus> status) {
