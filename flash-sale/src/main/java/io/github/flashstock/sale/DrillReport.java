@@ -14,6 +14,8 @@ import java.util.Map;
  *                        no answer, or an order cancelled under them three times
  * @param replacedOrders  buyers whose order was cancelled under them (their order-demo instance died between Try
  *                        and commit) and who placed it again with a new key
+ * @param improperAnswers answers of a form no buyer should get, true or not: no answer, a 500, a 200, a 503 without
+ *                        a problem type or {@code Retry-After} (the first few in {@code improperExamples})
  * @param contradictions  answers the order's final state contradicts (told 201, ended CANCELLED; told it failed,
  *                        ended CONFIRMED), with the first few as examples in {@code contradictionExamples}
  * @param pendingOrders   orders of the drill's SKUs still PENDING when the report was taken
@@ -24,7 +26,7 @@ import java.util.Map;
  * @param settledAfter    from the end of the sale until nothing was pending, locked or held by the TC
  */
 public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders,
-                          int replacedOrders, int contradictions,
+                          int replacedOrders, int improperAnswers, List<String> improperExamples, int contradictions,
                           List<String> contradictionExamples, List<SkuOutcome> skus, int pendingOrders,
                           int tcSessionsLeft, List<String> findings, String fault, Duration backAfter,
                           Duration settledAfter, boolean settled) {
@@ -32,6 +34,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     public DrillReport {
         answers = Map.copyOf(answers);
         contradictionExamples = List.copyOf(contradictionExamples);
+        improperExamples = List.copyOf(improperExamples);
         skus = List.copyOf(skus);
         findings = List.copyOf(findings);
     }
@@ -79,7 +82,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     /** Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind. */
     public boolean clean() {
         return settled && oversold() == 0 && lost() == 0 && locked() == 0 && storesAgree() && pendingOrders == 0
-                && tcSessionsLeft == 0 && findings.isEmpty() && contradictions == 0
+                && tcSessionsLeft == 0 && findings.isEmpty() && contradictions == 0 && improperAnswers == 0
                 && (!drill.survivable() || failedOrders == 0);
     }
 
@@ -105,6 +108,9 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.println("Redis vs MySQL vs orders: " + (storesAgree() ? "equal" : "DIFFERENT"));
         out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
                 : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
+        out.println("form of the answers:      " + (improperAnswers == 0
+                ? "every one a 201, 202, 409 or a 503 problem with Retry-After"
+                : improperAnswers + " improper: " + String.join("; ", improperExamples)));
         out.println("reconciler:               " + (findings.isEmpty() ? "no findings" : String.join("; ", findings)));
         out.println(clean() ? "RESULT: clean" : "RESULT: NOT clean");
     }
@@ -112,14 +118,14 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     /** One line per drill, for {@code bin/drill all} and the README's table. */
     public static void printTable(List<DrillReport> reports, PrintStream out) {
         out.println();
-        out.println("| drill | orders | 201 / 202 / 409 / failed | oversold | lost | locked | pending | TC left "
-                + "| findings | untrue answers | back after | settled after | result |");
-        out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        out.println("| drill | orders | 201 / 202 / 409 / failed | re-placed | oversold | lost | locked | pending "
+                + "| TC left | findings | untrue / improper answers | back after | settled after | result |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (DrillReport r : reports) {
-            out.printf("| %s | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d | %.1f s | %s | %s |%n",
+            out.printf("| %s | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d | %d / %d | %.1f s | %s | %s |%n",
                     r.drill().cliName(), r.orders(), r.count("201"), r.count("202"), r.count("409"), r.failedOrders(),
-                    r.oversold(), r.lost(), r.locked(), r.pendingOrders(), r.tcSessionsLeft(), r.findings().size(),
-                    r.contradictions(), r.backAfter().toMillis() / 1000.0,
+                    r.replacedOrders(), r.oversold(), r.lost(), r.locked(), r.pendingOrders(), r.tcSessionsLeft(),
+                    r.findings().size(), r.contradictions(), r.improperAnswers(), r.backAfter().toMillis() / 1000.0,
                     r.settled() ? String.format("%.1f s", r.settledAfter().toMillis() / 1000.0) : "not settled",
                     r.clean() ? "clean" : "NOT clean");
         }

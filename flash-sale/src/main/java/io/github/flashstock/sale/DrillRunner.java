@@ -122,6 +122,8 @@ public final class DrillRunner implements AutoCloseable {
         Map<String, Integer> answers = new TreeMap<>();
         int failed = 0;
         int replaced = 0;
+        int improper = 0;
+        List<String> improperExamples = new ArrayList<>();
         int contradictions = 0;
         List<String> examples = new ArrayList<>();
         for (FlashSale.Answer a : sale.answers()) {
@@ -133,6 +135,13 @@ public final class DrillRunner implements AutoCloseable {
             }
             if (a.placements() > 1) {
                 replaced++;
+            }
+            String wrong = improper(a);
+            if (wrong != null) {
+                improper++;
+                if (improperExamples.size() < 3) {
+                    improperExamples.add(wrong);
+                }
             }
             String finalState = a.orderId() == null ? null
                     : orders.containsKey(a.orderId()) ? orders.get(a.orderId()).status() : "ABSENT";
@@ -153,8 +162,8 @@ public final class DrillRunner implements AutoCloseable {
             outcomes.add(outcome(sku, orders));
         }
         List<String> findings = findings(skuIds, xids);
-        DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, contradictions,
-                examples,
+        DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,
+                improperExamples, contradictions, examples,
                 outcomes, pending, sessionsLeft, findings, fault.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;
@@ -179,6 +188,25 @@ public final class DrillRunner implements AutoCloseable {
             return "order " + a.orderId() + " answered " + a.status() + " " + a.problemType() + " but is CONFIRMED";
         }
         return null;
+    }
+
+    /**
+     * What is wrong with the form of this answer, whatever happened to the order; null when nothing. A buyer gets a
+     * sale (201), an open outcome to poll (202), a refusal (409), or a 503 problem with {@code Retry-After}; no
+     * answer at all, a 500, a 200 or any other status is a defect even when it happens to be true.
+     */
+    static String improper(FlashSale.Answer a) {
+        if (a.status() == 201 || a.status() == 202 || a.status() == 409) {
+            return null;
+        }
+        if (a.status() == 503 && !a.problemType().isEmpty() && a.retryAfter()) {
+            return null;
+        }
+        if (a.status() < 0) {
+            return "no answer (" + a.problemType() + ")";
+        }
+        return a.status() + " " + (a.problemType().isEmpty() ? "without a problem type" : a.problemType())
+                + (a.status() == 503 && !a.retryAfter() ? " without Retry-After" : "") + ": " + a.body();
     }
 
     // ---- shape and faults ---------------------------------------------------------------------------------

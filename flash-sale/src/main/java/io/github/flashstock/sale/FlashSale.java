@@ -107,7 +107,12 @@ public final class FlashSale {
      * many times the order had to be placed: more than once when an earlier placement was cancelled under the buyer
      * (its order-demo instance died between Try and commit).
      */
-    record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos, int placements) {
+    record Answer(Purchase purchase, int status, String orderId, String problemType, long nanos, int placements,
+                  boolean retryAfter, String body) {
+
+        Answer(Purchase purchase, int status, String orderId, String problemType, long nanos, int placements) {
+            this(purchase, status, orderId, problemType, nanos, placements, false, "");
+        }
     }
 
     /** Every answer of the last {@link #run}. */
@@ -262,9 +267,12 @@ public final class FlashSale {
         }
         JsonNode answer = parse(response.body());
         String type = answer.path("type").asText("");
-        return new Answer(purchase, response.statusCode(), answer.path("orderId").asText(null),
+        int status = response.statusCode();
+        boolean usual = status == 201 || status == 202 || status == 409;
+        return new Answer(purchase, status, answer.path("orderId").asText(null),
                 type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, System.nanoTime() - t0,
-                placement);
+                placement, response.headers().firstValue("Retry-After").isPresent(),
+                usual ? "" : response.body().substring(0, Math.min(300, response.body().length())));
     }
 
     /** Polls an accepted order until it is CONFIRMED (then: 201) or CANCELLED (then: 409 order-cancelled). */

@@ -60,13 +60,34 @@ class DrillReportTest {
         assertThat(report(Drill.TC_KILL, 0, 0, 1, List.of(), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("STALE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), false, fine).clean()).isFalse();
+        assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 1, List.of("500"), 0, List.of(),
+                List.of(fine), 0, 0, List.of(), "fault", Duration.ZERO, Duration.ZERO, true).clean())
+                .as("an improper answer").isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true,
                 new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 0, 10, 6)).clean()).isFalse();
     }
 
+    @Test
+    void anAnswerNoBuyerShouldGetIsImproperEvenWhenTrue() {
+        assertThat(DrillRunner.improper(answer(201, ""))).isNull();
+        assertThat(DrillRunner.improper(answer(202, ""))).isNull();
+        assertThat(DrillRunner.improper(answer(409, "insufficient-stock"))).isNull();
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 503, "o-1", "database-unavailable", 1, 1, true,
+                "{}"))).isNull();
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 503, "o-1", "database-unavailable", 1, 1, false,
+                "{}"))).contains("without Retry-After");
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 500, null, "", 1, 1, false, "{\"error\":1}")))
+                .contains("500 without a problem type");
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 200, null, "", 1, 1, false, "")))
+                .startsWith("200");
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, -1, null, "io:IOException", 1, 1)))
+                .contains("no answer");
+    }
+
     private static DrillReport report(Drill drill, int failed, int contradictions, int sessionsLeft,
                                       List<String> findings, boolean settled, DrillReport.SkuOutcome sku) {
-        return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, contradictions, List.of(), List.of(sku), 0,
+        return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, 0, List.of(), contradictions, List.of(),
+                List.of(sku), 0,
                 sessionsLeft, findings, "fault", Duration.ofSeconds(1), Duration.ofSeconds(1), settled);
     }
 }

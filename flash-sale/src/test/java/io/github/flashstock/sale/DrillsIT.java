@@ -80,6 +80,8 @@ class DrillsIT {
         soft.assertThat(report.findings()).as("reconciler findings").isEmpty();
         soft.assertThat(report.contradictions()).as("answers the final state contradicts: "
                 + report.contradictionExamples()).isZero();
+        soft.assertThat(report.improperAnswers()).as("answers of a form no buyer should get: "
+                + report.improperExamples()).isZero();
         if (drill.survivable()) {
             soft.assertThat(report.failedOrders()).as("failed orders while a second instance was there: "
                     + report.answers()).isZero();

@@ -56,7 +56,13 @@ class OrderController {
         }
         String orderId = key != null ? key : UUID.randomUUID().toString();
         if (key != null) {
-            Optional<Order> earlier = reading.findIfAny(orderId);
+            Optional<Order> earlier;
+            try {
+                earlier = reading.findIfAny(orderId);
+            } catch (RuntimeException unreadable) {
+                // nothing written yet: the answer is that the order was not placed (503 when the database is away)
+                throw new OrderFailed(orderId, unreadable);
+            }
             if (earlier.isPresent()) {
                 return again(earlier.get(), request);
             }

@@ -11,7 +11,9 @@ import io.github.flashstock.support.web.ProblemDetails;
 import java.net.URI;
 import org.apache.seata.common.exception.FrameworkException;
 import org.apache.seata.core.exception.TransactionException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.slf4j.Logger;
@@ -19,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
@@ -37,6 +40,7 @@ class ProblemAdvice extends BadInputAdvice {
         } else if (e.getCause() instanceof InventoryUnavailable) {
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-unavailable",
                     "Inventory unavailable", e.getMessage());
+            return retryLater(problem, e.orderId);
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
@@ -47,8 +51,7 @@ class ProblemAdvice extends BadInputAdvice {
                     "Transaction coordinator unavailable", "the order was not placed; the transaction coordinator"
                             + " could not be reached");
             return retryLater(problem, e.orderId);
-        } else if (causeOf(e, TransientDataAccessException.class) != null
-                || causeOf(e, DataAccessResourceFailureException.class) != null) {
+        } else if (databaseAway(e)) {
             log.warn("order {} not placed: the order database failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
                     "Order database unavailable", "the order was not placed; the database could not be reached");
@@ -73,6 +76,35 @@ class ProblemAdvice extends BadInputAdvice {
         ResponseEntity<ProblemDetail> answer = retryLater(problem, e.orderId);
         return ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
                 .location(URI.create("/orders/" + e.orderId)).body(answer.getBody());
+    }
+
+    /**
+     * True when the order database could not be reached or dropped the connection: whatever was under way was not
+     * written, and trying again later is the right advice. Spring reports that in several shapes: a transaction
+     * that cannot begin, a connection that cannot be had, one that broke in the middle (SQLSTATE 08).
+     */
+    static boolean databaseAway(Throwable e) {
+        return causeOf(e, TransientDataAccessException.class) != null
+                || causeOf(e, DataAccessResourceFailureException.class) != null
+                || causeOf(e, RecoverableDataAccessException.class) != null
+                || causeOf(e, CannotCreateTransactionException.class) != null
+                || causeOf(e, java.sql.SQLTransientConnectionException.class) != null
+                || causeOf(e, java.sql.SQLRecoverableException.class) != null;
+    }
+
+    /** A read or write outside a placement (the order page) that met the database away. */
+    @ExceptionHandler({DataAccessException.class, CannotCreateTransactionException.class})
+    ResponseEntity<ProblemDetail> databaseFailed(RuntimeException e) {
+        if (!databaseAway(e)) {
+            log.error("order database failure", e);
+            return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(ProblemDetails.of(
+                    HttpStatus.INTERNAL_SERVER_ERROR, "database-error", "Order database error",
+                    "the order database refused the request"));
+        }
+        log.warn("order database unavailable: {}", e.toString());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "2")
+                .body(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
+                        "Order database unavailable", "the order database could not be reached; nothing changed"));
     }
 
     /**

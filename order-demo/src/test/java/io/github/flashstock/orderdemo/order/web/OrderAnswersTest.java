@@ -248,4 +248,49 @@ class OrderAnswersTest {
         }
         org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
     }
+
+    @Test
+    void aKeyedOrderMeetingTheDatabaseAwayIsATryAgainAndPlacesNothing() throws Exception {
+        given(reading.findIfAny("key-12345678")).willThrow(new org.springframework.dao.RecoverableDataAccessException(
+                "Communications link failure"));
+
+        placeWithKey("key-12345678")
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"))
+                .andExpect(jsonPath("$.orderId").value("key-12345678"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+    }
+
+    @Test
+    void aTransactionThatCannotBeginForWantOfAConnectionIsATryAgain() throws Exception {
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(new org.springframework.transaction.CannotCreateTransactionException(
+                "Could not open JDBC Connection for transaction"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
+
+    @Test
+    void theOrderPageWithTheDatabaseAwayIsATryAgain() throws Exception {
+        given(reading.find("o-1")).willThrow(new org.springframework.jdbc.CannotGetJdbcConnectionException("down"));
+
+        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/orders/o-1"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
+
+    @Test
+    void noInventoryInstanceLeftIsATryAgain() throws Exception {
+        orderNowIs(OrderStatus.PENDING);
+
+        placeWhenPlacingFailsWith(new io.github.flashstock.orderdemo.inventory.InventoryUnavailable(
+                "no inventory instance answered", new java.net.ConnectException("refused")))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:inventory-unavailable"))
+                .andExpect(jsonPath("$.orderId").isNotEmpty());
+    }
 }
