@@ -4,7 +4,8 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
 import io.github.flashstock.inventory.reservation.HeldTryGate;
 import io.github.flashstock.inventory.reservation.RecordedStockEvents;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,7 +20,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * shares one Spring context (same configuration), so the service starts once per test run. Metrics export
  * stays on, as in production.
  */
-@AutoConfigureObservability(tracing = false)
+@AutoConfigureMetrics
+@AutoConfigureTestRestTemplate
 @DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
 @Import(InventoryITSupport.Gates.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

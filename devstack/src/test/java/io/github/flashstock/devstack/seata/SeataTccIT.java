@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
@@ -42,7 +42,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class SeataTccIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @DynamicPropertySource
     static void seata(DynamicPropertyRegistry registry) {

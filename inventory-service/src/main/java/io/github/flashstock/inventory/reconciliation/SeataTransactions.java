@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reconciliation;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

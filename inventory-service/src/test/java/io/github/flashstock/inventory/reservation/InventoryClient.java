@@ -1,11 +1,11 @@
 package io.github.flashstock.inventory.reservation;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.resttestclient.TestRestTemplate;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;

@@ -1,9 +1,8 @@
 package io.github.flashstock.orderdemo.inventory;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryRegistry;
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpStatus;
@@ -24,10 +23,10 @@ public class InventoryClient {
 
     private final RestClient rest;
     private final Retry retry;
-    private final ObjectMapper json;
+    private final JsonMapper json;
 
     InventoryClient(RestClient.Builder inventoryRestClientBuilder, InventoryClientSettings settings,
-                    RetryRegistry retries, ObjectMapper json) {
+                    RetryRegistry retries, JsonMapper json) {
         this.rest = inventoryRestClientBuilder.baseUrl("http://" + settings.serviceId()).build();
         this.retry = retries.retry("inventory");
         this.json = json;
@@ -77,7 +76,7 @@ public class InventoryClient {
                 problem.setStatus(status);
             }
             return problem;
-        } catch (IOException e) {
+        } catch (tools.jackson.core.JacksonException e) {
             return ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(status),
                     "inventory service answered " + status + " without a problem body");
         }
