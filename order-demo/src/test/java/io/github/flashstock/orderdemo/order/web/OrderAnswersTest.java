@@ -293,4 +293,17 @@ class OrderAnswersTest {
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:inventory-unavailable"))
                 .andExpect(jsonPath("$.orderId").isNotEmpty());
     }
+
+    @Test
+    void aLocalTransactionWhoseConnectionDiedIsATryAgain() throws Exception {
+        // the order branch's local commit failed and so did its rollback: the database went away underneath
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+        java.sql.SQLException linkFailure = new java.sql.SQLException("Communications link failure", "08S01");
+
+        placeWhenPlacingFailsWith(new org.springframework.transaction.TransactionSystemException(
+                "JDBC rollback failed", linkFailure))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
 }
