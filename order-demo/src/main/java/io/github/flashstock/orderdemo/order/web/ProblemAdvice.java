@@ -90,9 +90,15 @@ class ProblemAdvice extends BadInputAdvice {
                 || causeOf(e, CannotCreateTransactionException.class) != null) {
             return true;
         }
-        // anything else carrying a connection failure underneath (a local commit or rollback whose connection died:
-        // TransactionSystemException "JDBC rollback failed"): SQLSTATE class 08, or the JDBC types for it
+        // anything else carrying a connection failure underneath: SQLSTATE class 08, or the JDBC types for it; and a
+        // local commit or rollback that failed at the JDBC level (TransactionSystemException "JDBC rollback failed",
+        // its cause the pool's "Connection is closed"): the connection is gone, whatever the first failure was
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.springframework.transaction.TransactionSystemException tse
+                    && (tse.getCause() instanceof java.sql.SQLException
+                    || (tse.getApplicationException() != null && databaseAway(tse.getApplicationException())))) {
+                return true;
+            }
             if (t instanceof java.sql.SQLTransientConnectionException
                     || t instanceof java.sql.SQLNonTransientConnectionException
                     || t instanceof java.sql.SQLRecoverableException

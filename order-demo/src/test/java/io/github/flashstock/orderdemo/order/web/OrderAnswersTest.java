@@ -306,4 +306,15 @@ class OrderAnswersTest {
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
     }
+
+    @Test
+    void aRollbackOnAClosedConnectionIsATryAgain() throws Exception {
+        // as seen in the mariadb-kill drill: the pool's own exception, no SQLSTATE
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(new org.springframework.transaction.TransactionSystemException(
+                "JDBC rollback failed", new java.sql.SQLException("Connection is closed")))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
 }
