@@ -1,12 +1,10 @@
 package io.github.flashstock.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +50,6 @@ public final class DrillRunner implements AutoCloseable {
     private final PrintStream out;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
@@ -488,22 +485,11 @@ public final class DrillRunner implements AutoCloseable {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return FlashSale.send(http, request);
     }
 
-    private JsonNode parse(String body) {
-        try {
-            return json.readTree(body == null || body.isEmpty() ? "{}" : body);
-        } catch (IOException e) {
-            return json.createObjectNode();
-        }
+    private static JsonNode parse(String body) {
+        return FlashSale.parse(body);
     }
 
     /** Puts the TC back in the store the stack is configured with. */
