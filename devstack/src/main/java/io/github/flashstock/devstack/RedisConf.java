@@ -29,7 +29,10 @@ final class RedisConf {
     static String standalone(int port, Path dir) {
         return base(port, dir) + """
                 appendonly yes
-                appendfsync everysec
+                # every write on disk before its reply: with everysec, Redis may hold the AOF write back for up to
+                # 2 s while an fsync is slow and still answer, so a process kill can lose Tries it acknowledged
+                # (seen in the redis-kill drill: a CONFIRMED order whose Try Redis no longer had)
+                appendfsync always
                 """;
     }
 

@@ -3,7 +3,7 @@ package io.github.flashstock.devstack;
 import java.util.List;
 import java.util.Map;
 
-/** A standalone Redis: AOF on, fsync every second, bound to 127.0.0.1. */
+/** A standalone Redis: AOF on, fsync before every reply (see {@link RedisConf}), bound to 127.0.0.1. */
 final class RedisServer extends Server {
 
     RedisServer(DevStackConfig config) {

@@ -21,6 +21,9 @@ import java.util.Map;
  * @param pendingOrders   orders of the drill's SKUs still PENDING when the report was taken
  * @param tcSessionsLeft  global sessions the TC still holds for the drill's orders
  * @param findings        the reconciler's findings on the drill's SKUs (and on old global sessions), one line each
+ * @param unmatched       order lines and inventory reservations that tell different stories: a CONFIRMED order whose
+ *                        reservation the inventory ledger does not have CONFIRMED for the same units, or a CONFIRMED
+ *                        reservation whose order is not CONFIRMED (one line each, the XID and both states)
  * @param fault           what was done, to which PID, when
  * @param backAfter       from the fault until the server or service answered healthy again
  * @param settledAfter    from the end of the sale until nothing was pending, locked or held by the TC
@@ -28,7 +31,7 @@ import java.util.Map;
 public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders,
                           int replacedOrders, int improperAnswers, List<String> improperExamples, int contradictions,
                           List<String> contradictionExamples, List<SkuOutcome> skus, int pendingOrders,
-                          int tcSessionsLeft, List<String> findings, String fault, Duration backAfter,
+                          int tcSessionsLeft, List<String> findings, List<String> unmatched, String fault, Duration backAfter,
                           Duration settledAfter, boolean settled) {
 
     public DrillReport {
@@ -37,6 +40,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         improperExamples = List.copyOf(improperExamples);
         skus = List.copyOf(skus);
         findings = List.copyOf(findings);
+        unmatched = List.copyOf(unmatched);
     }
 
     /** One SKU after the drill: each store's view and the units of its CONFIRMED orders. */
@@ -82,7 +86,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     /** Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind. */
     public boolean clean() {
         return settled && oversold() == 0 && lost() == 0 && locked() == 0 && storesAgree() && pendingOrders == 0
-                && tcSessionsLeft == 0 && findings.isEmpty() && contradictions == 0 && improperAnswers == 0
+                && tcSessionsLeft == 0 && findings.isEmpty() && unmatched.isEmpty() && contradictions == 0 && improperAnswers == 0
                 && (!drill.survivable() || failedOrders == 0);
     }
 
@@ -106,6 +110,9 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.printf("oversold %d, lost %d, locked %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
                 locked(), pendingOrders, tcSessionsLeft);
         out.println("Redis vs MySQL vs orders: " + (storesAgree() ? "equal" : "DIFFERENT"));
+        out.println("orders vs reservations:   " + (unmatched.isEmpty() ? "every CONFIRMED order has its units sold"
+                : unmatched.size() + " unmatched: " + String.join("; ", unmatched.subList(0,
+                        Math.min(5, unmatched.size())))));
         out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
                 : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
         out.println("form of the answers:      " + (improperAnswers == 0

@@ -1,12 +1,10 @@
 package io.github.flashstock.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +50,6 @@ public final class DrillRunner implements AutoCloseable {
     private final PrintStream out;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
@@ -162,9 +159,10 @@ public final class DrillRunner implements AutoCloseable {
             outcomes.add(outcome(sku, orders));
         }
         List<String> findings = findings(skuIds, xids);
+        List<String> unmatched = unmatched(orders, ledger(skuIds));
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,
                 improperExamples, contradictions, examples,
-                outcomes, pending, sessionsLeft, findings, fault.get(), back.get(), settledAfter, settled);
+                outcomes, pending, sessionsLeft, findings, unmatched, fault.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;
     }
@@ -347,6 +345,65 @@ public final class DrillRunner implements AutoCloseable {
         return orders;
     }
 
+    /** One line of a reservation in the inventory ledger. */
+    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state) {
+    }
+
+    /** The inventory ledger's rows for these SKUs (the reservation key is the order id). */
+    private List<LedgerRow> ledger(Set<String> skuIds) {
+        Endpoints e = current.endpoints();
+        String marks = String.join(",", skuIds.stream().map(s -> "?").toList());
+        List<LedgerRow> rows = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(e.jdbcUrl("inventory"), e.dbUser("inventory"),
+                e.dbPassword());
+             PreparedStatement q = c.prepareStatement("SELECT xid, reservation_key, sku_id, quantity, state"
+                     + " FROM stock_ledger WHERE sku_id IN (" + marks + ")")) {
+            int i = 1;
+            for (String sku : skuIds) {
+                q.setString(i++, sku);
+            }
+            try (ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new LedgerRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                            rs.getString(5)));
+                }
+            }
+        } catch (SQLException ex) {
+            throw new IllegalStateException("cannot read the inventory ledger: " + ex.getMessage(), ex);
+        }
+        return rows;
+    }
+
+    /**
+     * Order lines and reservations that disagree: a CONFIRMED order whose line has no CONFIRMED ledger row of the
+     * same XID and units, and a CONFIRMED ledger row whose order is not CONFIRMED under that XID.
+     */
+    static List<String> unmatched(Map<String, OrderRow> orders, List<LedgerRow> ledger) {
+        Map<String, LedgerRow> byLine = new HashMap<>();
+        ledger.forEach(r -> byLine.put(r.xid() + "|" + r.orderId() + "|" + r.skuId(), r));
+        List<String> unmatched = new ArrayList<>();
+        orders.forEach((orderId, order) -> order.units().forEach((sku, units) -> {
+            if (order.status().equals("CONFIRMED")) {
+                LedgerRow r = byLine.get(order.xid() + "|" + orderId + "|" + sku);
+                if (r == null || !r.state().equals("CONFIRMED") || r.quantity() != units) {
+                    unmatched.add("order " + orderId + " (xid " + order.xid() + ") CONFIRMED with " + units + " x "
+                            + sku + ", reservation " + (r == null ? "absent from the ledger"
+                            : r.state() + " " + r.quantity()));
+                }
+            }
+        }));
+        for (LedgerRow r : ledger) {
+            OrderRow order = orders.get(r.orderId());
+            if (r.state().equals("CONFIRMED") && (order == null || !order.status().equals("CONFIRMED")
+                    || !r.xid().equals(order.xid()))) {
+                unmatched.add("reservation " + r.orderId() + " (xid " + r.xid() + ") CONFIRMED for " + r.quantity()
+                        + " x " + r.skuId() + ", order " + (order == null ? "absent"
+                        : order.status() + " under xid " + order.xid()));
+            }
+        }
+        return unmatched;
+    }
+
     private static String uncheckedString(ResultSet rs, int column) {
         try {
             return rs.getString(column);
@@ -488,22 +545,11 @@ public final class DrillRunner implements AutoCloseable {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return FlashSale.send(http, request);
     }
 
-    private JsonNode parse(String body) {
-        try {
-            return json.readTree(body == null || body.isEmpty() ? "{}" : body);
-        } catch (IOException e) {
-            return json.createObjectNode();
-        }
+    private static JsonNode parse(String body) {
+        return FlashSale.parse(body);
     }
 
     /** Puts the TC back in the store the stack is configured with. */

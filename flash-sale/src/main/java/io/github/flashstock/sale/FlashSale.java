@@ -45,7 +45,7 @@ public final class FlashSale {
             .connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1)
             .build();
-    private final ObjectMapper json = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<MidSale> midSale = new ArrayList<>();
     private String setup = "";
@@ -393,21 +393,27 @@ public final class FlashSale {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
+        return send(http, request);
+    }
+
+    /** Sends and returns the answer; a failure to get one is an exception naming the request. */
+    static HttpResponse<String> send(HttpClient http, HttpRequest request) {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
-    private JsonNode parse(String body) {
+    /** A body as JSON; an empty object for no body or one that is not JSON. */
+    static JsonNode parse(String body) {
         try {
-            return json.readTree(body == null || body.isEmpty() ? "{}" : body);
+            return JSON.readTree(body == null || body.isEmpty() ? "{}" : body);
         } catch (IOException e) {
-            return json.createObjectNode();
+            return JSON.createObjectNode();
         }
     }
 }

@@ -61,10 +61,50 @@ class DrillReportTest {
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("STALE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), false, fine).clean()).isFalse();
         assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 1, List.of("500"), 0, List.of(),
-                List.of(fine), 0, 0, List.of(), "fault", Duration.ZERO, Duration.ZERO, true).clean())
+                List.of(fine), 0, 0, List.of(), List.of(), "fault", Duration.ZERO, Duration.ZERO, true).clean())
                 .as("an improper answer").isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true,
                 new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 0, 10, 6)).clean()).isFalse();
+        assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
+                List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), "fault",
+                Duration.ZERO, Duration.ZERO, true).clean())
+                .as("a CONFIRMED order whose reservation was not sold").isFalse();
+        assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
+                List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), "fault",
+                Duration.ZERO, Duration.ZERO, true).clean())
+                .as("a CONFIRMED order whose reservation was not sold").isFalse();
+    }
+
+    @Test
+    void aConfirmedOrderMustHaveItsReservationConfirmedUnderTheSameXid() {
+        Map<String, DrillRunner.OrderRow> orders = Map.of(
+                "o-1", new DrillRunner.OrderRow("CONFIRMED", "x1", Map.of("a", 2, "b", 1)),
+                "o-2", new DrillRunner.OrderRow("CANCELLED", "x2", Map.of("a", 1)));
+        List<DrillRunner.LedgerRow> agreeing = List.of(
+                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"));
+        assertThat(DrillRunner.unmatched(orders, agreeing)).isEmpty();
+
+        assertThat(DrillRunner.unmatched(orders, List.of(
+                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CANCELLED"),
+                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
+                .singleElement().asString().contains("o-1", "1 x b", "CANCELLED");
+        assertThat(DrillRunner.unmatched(orders, List.of(
+                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
+                .singleElement().asString().contains("absent from the ledger");
+        assertThat(DrillRunner.unmatched(orders, List.of(
+                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CONFIRMED"))))
+                .as("units sold for an order that was cancelled")
+                .singleElement().asString().contains("reservation o-2", "order CANCELLED");
+        assertThat(DrillRunner.unmatched(orders, List.of(
+                new DrillRunner.LedgerRow("x9", "o-1", "a", 2, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"))))
+                .as("the reservation of another global transaction does not count").hasSize(2);
     }
 
     @Test
@@ -88,6 +128,6 @@ class DrillReportTest {
                                       List<String> findings, boolean settled, DrillReport.SkuOutcome sku) {
         return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, 0, List.of(), contradictions, List.of(),
                 List.of(sku), 0,
-                sessionsLeft, findings, "fault", Duration.ofSeconds(1), Duration.ofSeconds(1), settled);
+                sessionsLeft, findings, List.of(), "fault", Duration.ofSeconds(1), Duration.ofSeconds(1), settled);
     }
 }

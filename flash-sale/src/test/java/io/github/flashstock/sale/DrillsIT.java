@@ -69,21 +69,25 @@ class DrillsIT {
         DrillReport report = runner.run(drill, BUYERS, CLIENTS);
 
         SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(report.settled()).as("settled: nothing pending, locked or held by the TC").isTrue();
-        soft.assertThat(report.oversold()).as("units oversold").isZero();
-        soft.assertThat(report.lost()).as("units lost").isZero();
-        soft.assertThat(report.locked()).as("units still locked").isZero();
-        soft.assertThat(report.storesAgree()).as("Redis, MySQL and the CONFIRMED orders count the same sold units")
+        String d = drill.cliName() + ": ";
+        soft.assertThat(report.settled()).as(d + "settled: nothing pending, locked or held by the TC").isTrue();
+        soft.assertThat(report.oversold()).as(d + "units oversold").isZero();
+        soft.assertThat(report.lost()).as(d + "units lost").isZero();
+        soft.assertThat(report.locked()).as(d + "units still locked").isZero();
+        soft.assertThat(report.storesAgree()).as(d + "Redis, MySQL and the CONFIRMED orders count the same sold units: "
+                        + report.skus())
                 .isTrue();
-        soft.assertThat(report.pendingOrders()).as("orders still PENDING").isZero();
-        soft.assertThat(report.tcSessionsLeft()).as("global sessions left at the TC").isZero();
-        soft.assertThat(report.findings()).as("reconciler findings").isEmpty();
-        soft.assertThat(report.contradictions()).as("answers the final state contradicts: "
+        soft.assertThat(report.pendingOrders()).as(d + "orders still PENDING").isZero();
+        soft.assertThat(report.tcSessionsLeft()).as(d + "global sessions left at the TC").isZero();
+        soft.assertThat(report.findings()).as(d + "reconciler findings").isEmpty();
+        soft.assertThat(report.unmatched()).as(d + "CONFIRMED orders and CONFIRMED reservations that disagree")
+                .isEmpty();
+        soft.assertThat(report.contradictions()).as(d + "answers the final state contradicts: "
                 + report.contradictionExamples()).isZero();
-        soft.assertThat(report.improperAnswers()).as("answers of a form no buyer should get: "
+        soft.assertThat(report.improperAnswers()).as(d + "answers of a form no buyer should get: "
                 + report.improperExamples()).isZero();
         if (drill.survivable()) {
-            soft.assertThat(report.failedOrders()).as("failed orders while a second instance was there: "
+            soft.assertThat(report.failedOrders()).as(d + "failed orders while a second instance was there: "
                     + report.answers()).isZero();
         }
         // and the sale really sold (a drill whose every order failed would prove nothing)

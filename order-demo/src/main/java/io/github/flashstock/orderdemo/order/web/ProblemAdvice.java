@@ -84,12 +84,30 @@ class ProblemAdvice extends BadInputAdvice {
      * that cannot begin, a connection that cannot be had, one that broke in the middle (SQLSTATE 08).
      */
     static boolean databaseAway(Throwable e) {
-        return causeOf(e, TransientDataAccessException.class) != null
+        if (causeOf(e, TransientDataAccessException.class) != null
                 || causeOf(e, DataAccessResourceFailureException.class) != null
                 || causeOf(e, RecoverableDataAccessException.class) != null
-                || causeOf(e, CannotCreateTransactionException.class) != null
-                || causeOf(e, java.sql.SQLTransientConnectionException.class) != null
-                || causeOf(e, java.sql.SQLRecoverableException.class) != null;
+                || causeOf(e, CannotCreateTransactionException.class) != null) {
+            return true;
+        }
+        // anything else carrying a connection failure underneath: SQLSTATE class 08, or the JDBC types for it; and a
+        // local commit or rollback that failed at the JDBC level (TransactionSystemException "JDBC rollback failed",
+        // its cause the pool's "Connection is closed"): the connection is gone, whatever the first failure was
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.springframework.transaction.TransactionSystemException tse
+                    && (tse.getCause() instanceof java.sql.SQLException
+                    || (tse.getApplicationException() != null && databaseAway(tse.getApplicationException())))) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLRecoverableException
+                    || (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("08"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A read or write outside a placement (the order page) that met the database away. */

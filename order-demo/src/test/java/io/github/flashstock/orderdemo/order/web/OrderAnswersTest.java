@@ -293,4 +293,28 @@ class OrderAnswersTest {
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:inventory-unavailable"))
                 .andExpect(jsonPath("$.orderId").isNotEmpty());
     }
+
+    @Test
+    void aLocalTransactionWhoseConnectionDiedIsATryAgain() throws Exception {
+        // the order branch's local commit failed and so did its rollback: the database went away underneath
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+        java.sql.SQLException linkFailure = new java.sql.SQLException("Communications link failure", "08S01");
+
+        placeWhenPlacingFailsWith(new org.springframework.transaction.TransactionSystemException(
+                "JDBC rollback failed", linkFailure))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
+
+    @Test
+    void aRollbackOnAClosedConnectionIsATryAgain() throws Exception {
+        // as seen in the mariadb-kill drill: the pool's own exception, no SQLSTATE
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeWhenPlacingFailsWith(new org.springframework.transaction.TransactionSystemException(
+                "JDBC rollback failed", new java.sql.SQLException("Connection is closed")))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));
+    }
 }
