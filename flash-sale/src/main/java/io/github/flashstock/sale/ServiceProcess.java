@@ -114,7 +114,9 @@ public final class ServiceProcess {
         try {
             HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url() + "/actuator/health"))
                     .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            return health.statusCode() == 200 && health.body().startsWith("{\"status\":\"UP\"");
+            // the top-level status, wherever the serializer puts it among the other fields
+            return health.statusCode() == 200
+                    && FlashSale.parse(health.body()).path("status").asText().equals("UP");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
