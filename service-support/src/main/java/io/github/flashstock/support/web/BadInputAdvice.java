@@ -2,6 +2,7 @@ package io.github.flashstock.support.web;
 
 import java.net.URI;
 import java.util.List;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -10,6 +11,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
@@ -42,6 +44,17 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
                                                                   WebRequest request) {
         return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
                 "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
+    }
+
+    /**
+     * A form-encoded body Tomcat cannot decode (a {@code %} not followed by two hex digits). Spring reads a form POST's
+     * body through the request parameters, and Tomcat 11 throws when it cannot parse them (Tomcat 10 dropped such
+     * parameters silently); without this handler the exception reaches the container's error page.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    protected ResponseEntity<Object> handleUndecodableParameters(InvalidParameterException e) {
+        return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
+                "Malformed request", "the request's form parameters cannot be decoded"));
     }
 
     /**
