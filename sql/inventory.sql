@@ -1,4 +1,4 @@
--- Inventory database: the durable record of stock (README, "The inventory service").
+-- Inventory database: the durable record of stock (docs/design.md, "The inventory service").
 -- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share.
 
 -- One row per SKU.

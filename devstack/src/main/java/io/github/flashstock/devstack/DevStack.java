@@ -152,7 +152,7 @@ public final class DevStack {
             String list = busy.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
             throw new IllegalStateException((busy.size() > 1 ? "ports " : "port ") + list + " needed by "
                     + c.cliName() + (busy.size() > 1 ? " are" : " is") + " held by another process;"
-                    + " stop it or choose other ports (README, \"Ports\")");
+                    + " stop it or choose other ports (docs/devstack.md, \"Servers, ports and settings\")");
         }
         try {
             server.launch();

@@ -122,7 +122,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.println(clean() ? "RESULT: clean" : "RESULT: NOT clean");
     }
 
-    /** One line per drill, for {@code bin/drill all} and the README's table. */
+    /** One line per drill, for {@code bin/drill all} and the table in docs/failures.md. */
     public static void printTable(List<DrillReport> reports, PrintStream out) {
         out.println();
         out.println("| drill | orders | 201 / 202 / 409 / failed | re-placed | oversold | lost | locked | pending "

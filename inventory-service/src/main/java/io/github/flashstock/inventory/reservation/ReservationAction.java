@@ -7,7 +7,7 @@ import org.apache.seata.rm.tcc.api.TwoPhaseBusinessAction;
 
 /**
  * The inventory branch of a global transaction. Seata's database fence is off: the fence lives in Redis, inside
- * the same scripts that move stock (README, "The inventory service": the fence), so an empty rollback, a suspended Try and a replay are handled
+ * the same scripts that move stock (docs/design.md, "The fence"), so an empty rollback, a suspended Try and a replay are handled
  * where the stock is.
  */
 @LocalTCC

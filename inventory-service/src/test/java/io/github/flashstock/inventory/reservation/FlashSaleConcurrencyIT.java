@@ -26,7 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * 2,000 buyers at once, each in a global transaction of its own on the real TC, reserving over HTTP: the hot
- * SKU never sells more than it has; after the commits and rollbacks every invariant of the stock model (README, "The inventory service") holds and
+ * SKU never sells more than it has; after the commits and rollbacks every invariant of the stock model (docs/design.md, "The inventory service") holds and
  * Redis agrees with MySQL.
  */
 class FlashSaleConcurrencyIT extends InventoryITSupport {

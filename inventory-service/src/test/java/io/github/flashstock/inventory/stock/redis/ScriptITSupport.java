@@ -24,7 +24,7 @@ abstract class ScriptITSupport {
         scripts.close();
     }
 
-    /** The stock model's invariants (README, "The inventory service"): conservation, no negative lock or availability; segments add up to the SKU. */
+    /** The stock model's invariants (docs/design.md, "The inventory service"): conservation, no negative lock or availability; segments add up to the SKU. */
     static void assertConserved(RedisStock s) {
         assertThat(s.total() + s.sold() - s.locked()).as("total + sold - locked").isEqualTo(s.stocked());
         assertThat(s.locked()).isNotNegative();
