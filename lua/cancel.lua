@@ -6,12 +6,14 @@
 -- ARGV[3]  seconds to keep the finished record or tombstone (it must outlive any retry of this transaction)
 --
 -- Reply {code, quantity}
---   0 CANCELLED          the TRIED record is now CANCELLED: locked -= q and sold -= q (SKU and segments), and
---                        the user's purchase count is given back. Units released in a draining segment (one
---                        beyond the active count, see resegment.lua) move to an active segment.
---   1 ALREADY_CANCELLED  a replay, or a tombstone: nothing changed
---   2 EMPTY_ROLLBACK     no record: the Try never ran here; a CANCELLED tombstone now refuses a late Try
---   3 CONFIRMED          the reservation was confirmed; a Cancel cannot undo that; nothing changed
+--   0 APPLIED          the TRIED record is now CANCELLED: locked -= q and sold -= q (SKU and segments), and
+--                      the user's purchase count is given back. Units released in a draining segment (one
+--                      beyond the active count, see resegment.lua) move to an active segment.
+--   1 ALREADY_APPLIED  the record is CANCELLED already (a replay, or a tombstone): nothing changed
+--   2 NO_RECORD        no record: the Try never ran here (an empty rollback); a CANCELLED tombstone now refuses
+--                      a late Try
+--   3 ENDED_OTHERWISE  the reservation was confirmed; a Cancel cannot undo that; nothing changed
+-- (The same four names as confirm.lua's: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
 local stock = KEYS[1]

@@ -7,10 +7,11 @@
 -- ARGV[3]  seconds to keep the finished record (it must outlive any retry of this transaction)
 --
 -- Reply {code, quantity}
---   0 CONFIRMED          the TRIED record is now CONFIRMED: locked -= q and total -= q (SKU and segments)
---   1 ALREADY_CONFIRMED  a replay: nothing changed
---   2 NOT_TRIED          no record: the Try never reached Redis (or Redis lost it); nothing changed
---   3 CANCELLED          the reservation was cancelled; a Confirm cannot undo that; nothing changed
+--   0 APPLIED          the TRIED record is now CONFIRMED: locked -= q and total -= q (SKU and segments)
+--   1 ALREADY_APPLIED  the record is CONFIRMED already: a replay, nothing changed
+--   2 NO_RECORD        no record: the Try never reached Redis (or Redis lost it); nothing changed
+--   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
+-- (The same four names as cancel.lua's: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
 local stock = KEYS[1]

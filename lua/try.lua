@@ -22,8 +22,8 @@
 --   0 RESERVED            every line without a record is now locked
 --   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record: a replay, nothing changed
 --   2 INSUFFICIENT_STOCK  a = units available on the SKU
---   3 LIMIT_EXCEEDED      a = the per-user limit, b = units the user already holds
---   4 CANCELLED_FIRST     a Cancel for this reservation came before this Try (anti-suspension)
+--   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds
+--   4 RESERVATION_CANCELLED    a Cancel for this reservation came before this Try (anti-suspension)
 --   5 UNKNOWN_SKU         the SKU has no stock hash in Redis (not created, or not loaded yet)
 -- Codes 2..5 change nothing for that reservation.
 --

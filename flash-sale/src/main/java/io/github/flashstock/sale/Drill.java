@@ -9,26 +9,25 @@ import java.util.Optional;
 /**
  * One fault injected into a running sale, and how the system is brought back. Each drill names the shape it runs
  * on: how many inventory-service and order-demo instances serve the sale (the others are stopped for it), and which
- * store the Seata TC uses.
+ * store the Seata TC uses. They run in this order: the shapes with a second instance first (the instances all start
+ * together) and the one on the TC's db store last, so that {@code all} starts and stops as few processes as it can.
  */
 public enum Drill {
 
-    /** The coordinator dies (its sessions in files) and comes back 3 s later. */
-    TC_KILL("tc-kill", "Seata TC kill -9 (file store), back after 3 s", 1, 1, "file"),
-    /** The same with the TC's sessions in MariaDB. */
-    TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db"),
-    /** One of two inventory instances dies: order-demo goes on with the other one. */
-    INVENTORY_KILL_ONE("inventory-kill-one", "one of two inventory-service instances kill -9, back after 3 s", 2, 1,
-            null),
-    /** The only inventory instance dies: no Try can succeed until it is back. */
-    INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
-            null),
     /**
      * One of two order-demo instances dies while orders on it sit between their inventory Try and their commit:
      * buyers go on through the other one; the coordinator rolls the orphaned orders back when their timeout ends.
      */
     ORDER_KILL("order-kill", "one of two order-demo instances kill -9 between Try and commit, back after 3 s", 1, 2,
             null),
+    /** One of two inventory instances dies: order-demo goes on with the other one. */
+    INVENTORY_KILL_ONE("inventory-kill-one", "one of two inventory-service instances kill -9, back after 3 s", 2, 1,
+            null),
+    /** The only inventory instance dies: no Try can succeed until it is back. */
+    INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
+            null),
+    /** The coordinator dies (its sessions in files) and comes back 3 s later. */
+    TC_KILL("tc-kill", "Seata TC kill -9 (file store), back after 3 s", 1, 1, "file"),
     /** Redis dies and restarts from its append-only file. */
     REDIS_KILL("redis-kill", "Redis kill -9, restarted from its AOF after 3 s", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
@@ -36,7 +35,9 @@ public enum Drill {
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
     MARIADB_PAUSE("mariadb-pause", "MariaDB paused (SIGSTOP) for 10 s", 1, 1, null),
     /** The RocketMQ broker dies; its name server keeps running; the broker alone restarts 3 s later. */
-    BROKER_KILL("broker-kill", "RocketMQ broker kill -9 (name server left running), back after 3 s", 1, 1, null);
+    BROKER_KILL("broker-kill", "RocketMQ broker kill -9 (name server left running), back after 3 s", 1, 1, null),
+    /** The coordinator dies with its sessions in MariaDB (db store) and comes back 3 s later. */
+    TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db");
 
     private final String cliName;
     private final String description;

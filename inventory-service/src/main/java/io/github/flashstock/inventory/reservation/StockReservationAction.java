@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.apache.seata.rm.tcc.api.BusinessActionContextParameter;
 import org.slf4j.Logger;
@@ -76,7 +77,7 @@ class StockReservationAction implements ReservationAction {
                     break;
                 }
             }
-            outcome = outcomeName(result);
+            outcome = result.tag();
             log.debug("try {}: {}", outcome, result);
             if (result instanceof TryOutcome.Reserved) {
                 Instant now = Instant.now();
@@ -109,19 +110,28 @@ class StockReservationAction implements ReservationAction {
 
     @Override
     public boolean confirm(BusinessActionContext context) {
-        return secondPhase(context, "confirm");
+        return secondPhase(context, Phase.CONFIRM);
     }
 
     @Override
     public boolean cancel(BusinessActionContext context) {
-        return secondPhase(context, "cancel");
+        return secondPhase(context, Phase.CANCEL);
+    }
+
+    /** The two second phases; {@link #tag()} is the name in metrics and logs. */
+    enum Phase {
+        CONFIRM, CANCEL;
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /**
      * Runs the phase's script for every line, then records the result in MySQL. Any failure returns false, and
      * Seata retries the whole phase: the scripts and the ledger make every step safe to repeat.
      */
-    private boolean secondPhase(BusinessActionContext context, String phase) {
+    private boolean secondPhase(BusinessActionContext context, Phase phase) {
         Timer.Sample timing = Timer.start(meters);
         String xid = context.getXid();
         String reservationId = context.getActionContext("reservationId", String.class);
@@ -129,88 +139,68 @@ class StockReservationAction implements ReservationAction {
         boolean done = false;
         try (var ignored = logContext(xid, reservationId)) {
             for (StockLine line : ReservationLines.decode(encoded)) {
-                PhaseOutcome outcome = phase.equals("confirm")
-                        ? confirmScript.run(line.skuId(), xid, reservationId, settings.fenceRetention())
-                        : cancelScript.run(line.skuId(), xid, reservationId, settings.fenceRetention());
-                meters.counter("inventory.phase.outcomes", "phase", phase, "outcome", name(outcome)).increment();
+                PhaseOutcome outcome = script(phase, line.skuId(), xid, reservationId);
+                meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag()).increment();
                 if (outcome instanceof PhaseOutcome.Applied || outcome.quantity() > 0
                         && outcome instanceof PhaseOutcome.AlreadyApplied) {
                     record(phase, context, reservationId, line.skuId(), outcome.quantity());
                     // also on a replay: a retry after a failed MySQL step must not lose the event (listeners
                     // fold events idempotently)
-                    events.publishEvent(phase.equals("confirm")
-                            ? new StockMoved.StockConfirmed(xid, reservationId, context.getBranchId(),
-                                    line.skuId(), outcome.quantity(), Instant.now())
-                            : new StockMoved.StockReleased(xid, reservationId, context.getBranchId(),
-                                    line.skuId(), outcome.quantity(), Instant.now()));
+                    events.publishEvent(moved(phase, context, reservationId, line.skuId(), outcome.quantity()));
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
-                    if (phase.equals("confirm")) {
+                    if (phase == Phase.CONFIRM) {
                         log.error("confirm found no reservation record for SKU {}: nothing was locked in Redis"
                                 + " to confirm (Redis lost it?); left for reconciliation", line.skuId());
                     } else {
                         log.info("empty rollback for SKU {}: tombstone written", line.skuId());
                     }
                 } else if (outcome instanceof PhaseOutcome.EndedOtherwise) {
-                    log.error("{} refused for SKU {}: the reservation already ended the other way", phase,
+                    log.error("{} refused for SKU {}: the reservation already ended the other way", phase.tag(),
                             line.skuId());
                 }
             }
             done = true;
             return true;
         } catch (RuntimeException e) {
-            log.warn("{} failed, Seata will retry: {}", phase, e.toString());
+            log.warn("{} failed, Seata will retry: {}", phase.tag(), e.toString());
             return false;
         } finally {
-            meters.counter("inventory.phases", "phase", phase, "result", done ? "done" : "retry").increment();
-            timing.stop(meters.timer("inventory.phase", "phase", phase));
+            meters.counter("inventory.phases", "phase", phase.tag(), "result", done ? "done" : "retry").increment();
+            timing.stop(meters.timer("inventory.phase", "phase", phase.tag()));
         }
     }
 
-    private void record(String phase, BusinessActionContext context, String reservationId, String skuId, long units) {
-        if (phase.equals("confirm")) {
-            sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units);
-        } else {
-            sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units);
+    private PhaseOutcome script(Phase phase, String skuId, String xid, String reservationId) {
+        return switch (phase) {
+            case CONFIRM -> confirmScript.run(skuId, xid, reservationId, settings.fenceRetention());
+            case CANCEL -> cancelScript.run(skuId, xid, reservationId, settings.fenceRetention());
+        };
+    }
+
+    private void record(Phase phase, BusinessActionContext context, String reservationId, String skuId, long units) {
+        switch (phase) {
+            case CONFIRM -> sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units);
+            case CANCEL -> sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units);
         }
     }
 
-    private static String name(PhaseOutcome outcome) {
-        if (outcome instanceof PhaseOutcome.Applied) {
-            return "applied";
-        } else if (outcome instanceof PhaseOutcome.AlreadyApplied) {
-            return "already_applied";
-        } else if (outcome instanceof PhaseOutcome.NoRecord) {
-            return "no_record";
-        } else if (outcome instanceof PhaseOutcome.EndedOtherwise) {
-            return "ended_otherwise";
-        }
-        throw new IllegalStateException("unhandled " + outcome);
-    }
-
-    private static String outcomeName(TryOutcome result) {
-        if (result instanceof TryOutcome.Reserved) {
-            return "reserved";
-        } else if (result instanceof TryOutcome.AlreadyReserved) {
-            return "duplicate";
-        } else if (result instanceof TryOutcome.InsufficientStock) {
-            return "insufficient_stock";
-        } else if (result instanceof TryOutcome.LimitExceeded) {
-            return "limit_exceeded";
-        } else if (result instanceof TryOutcome.CancelledFirst) {
-            return "suspended";
-        } else if (result instanceof TryOutcome.UnknownSku) {
-            return "unknown_sku";
-        }
-        throw new IllegalStateException("unhandled " + result);
+    private static StockMoved moved(Phase phase, BusinessActionContext context, String reservationId, String skuId,
+                                    long units) {
+        return switch (phase) {
+            case CONFIRM -> new StockMoved.StockConfirmed(context.getXid(), reservationId, context.getBranchId(),
+                    skuId, units, Instant.now());
+            case CANCEL -> new StockMoved.StockReleased(context.getXid(), reservationId, context.getBranchId(),
+                    skuId, units, Instant.now());
+        };
     }
 
     /** The named failure for a refusing outcome. */
     private static ReservationRefused refusal(TryOutcome result) {
         if (result instanceof TryOutcome.InsufficientStock r) {
             return new InsufficientStock(r.skuId(), r.requested(), r.available());
-        } else if (result instanceof TryOutcome.LimitExceeded r) {
+        } else if (result instanceof TryOutcome.PurchaseLimitExceeded r) {
             return new PurchaseLimitExceeded(r.skuId(), r.requested(), r.limit(), r.alreadyBought());
-        } else if (result instanceof TryOutcome.CancelledFirst r) {
+        } else if (result instanceof TryOutcome.ReservationCancelled r) {
             return new ReservationCancelled(r.skuId());
         } else if (result instanceof TryOutcome.UnknownSku r) {
             return new UnknownSku(r.skuId());

@@ -2,18 +2,37 @@ package io.github.flashstock.inventory.stock.redis;
 
 import java.util.List;
 
-/** What {@code lua/confirm.lua} or {@code lua/cancel.lua} did to one SKU of one reservation. */
+/**
+ * What {@code lua/confirm.lua} or {@code lua/cancel.lua} did to one SKU of one reservation. Both scripts reply with
+ * the same four codes, named as here; {@link #tag()} is the name in metrics and logs.
+ */
 public sealed interface PhaseOutcome {
 
     /** Units the fence record holds (0 when there is no record). */
     long quantity();
 
+    /** The script's reply code for this outcome. */
+    Code code();
+
+    /** The outcome's name in metrics and logs: the reply code in lower case. */
+    default String tag() {
+        return code().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** The record moved from TRIED to the phase's end state: stock moved now. */
     record Applied(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.APPLIED;
+        }
     }
 
     /** The record was already in the phase's end state: a replay, nothing changed. */
     record AlreadyApplied(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.ALREADY_APPLIED;
+        }
     }
 
     /**
@@ -25,10 +44,19 @@ public sealed interface PhaseOutcome {
         public long quantity() {
             return 0;
         }
+
+        @Override
+        public Code code() {
+            return Code.NO_RECORD;
+        }
     }
 
     /** The record ended the other way (Confirm met CANCELLED, Cancel met CONFIRMED): refused, nothing changed. */
     record EndedOtherwise(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.ENDED_OTHERWISE;
+        }
     }
 
     /** The reply codes of both scripts, in order: APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE. */

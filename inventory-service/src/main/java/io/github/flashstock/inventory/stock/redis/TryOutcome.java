@@ -3,34 +3,74 @@ package io.github.flashstock.inventory.stock.redis;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.List;
 
-/** What {@code lua/try.lua} decided for a reservation. */
+/**
+ * What {@code lua/try.lua} decided for a reservation. One name per outcome: the script's reply code, this type, the
+ * metric tag ({@link #tag()}) and, for a refusal, the problem type all say the same thing.
+ */
 public sealed interface TryOutcome {
+
+    /** The script's reply code for this outcome. */
+    Code code();
+
+    /** The outcome's name in metrics and logs: the reply code in lower case. */
+    default String tag() {
+        return code().tag();
+    }
 
     /** Every line without a record is now locked. */
     record Reserved() implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.RESERVED;
+        }
     }
 
     /** A replay of a Try that already reserved (same xid and reservation id): nothing more was deducted. */
     record AlreadyReserved() implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.ALREADY_RESERVED;
+        }
     }
 
     record InsufficientStock(String skuId, int requested, long available) implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.INSUFFICIENT_STOCK;
+        }
     }
 
-    record LimitExceeded(String skuId, int requested, long limit, long alreadyBought) implements TryOutcome {
+    record PurchaseLimitExceeded(String skuId, int requested, long limit, long alreadyBought) implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.PURCHASE_LIMIT_EXCEEDED;
+        }
     }
 
     /** The Cancel of this reservation arrived first; the Try must not lock anything (anti-suspension). */
-    record CancelledFirst(String skuId) implements TryOutcome {
+    record ReservationCancelled(String skuId) implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.RESERVATION_CANCELLED;
+        }
     }
 
     /** The SKU has no stock in Redis: not created, or not loaded yet. */
     record UnknownSku(String skuId) implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.UNKNOWN_SKU;
+        }
     }
 
     /** The reply codes, as the script's header lists them. */
     enum Code {
-        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, LIMIT_EXCEEDED, CANCELLED_FIRST, UNKNOWN_SKU
+        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU;
+
+        /** The name in metrics and logs. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
@@ -46,9 +86,9 @@ public sealed interface TryOutcome {
             case ALREADY_RESERVED -> new AlreadyReserved();
             case INSUFFICIENT_STOCK -> new InsufficientStock(line(line, reply).skuId(), line.quantity(),
                     Scripts.at(reply, 2));
-            case LIMIT_EXCEEDED -> new LimitExceeded(line(line, reply).skuId(), line.quantity(), Scripts.at(reply, 2),
-                    Scripts.at(reply, 3));
-            case CANCELLED_FIRST -> new CancelledFirst(line(line, reply).skuId());
+            case PURCHASE_LIMIT_EXCEEDED -> new PurchaseLimitExceeded(line(line, reply).skuId(), line.quantity(),
+                    Scripts.at(reply, 2), Scripts.at(reply, 3));
+            case RESERVATION_CANCELLED -> new ReservationCancelled(line(line, reply).skuId());
             case UNKNOWN_SKU -> new UnknownSku(line(line, reply).skuId());
         };
     }

@@ -36,7 +36,7 @@ class CancelScriptIT extends ScriptITSupport {
         assertThat(scripts.cancel.run(sku, xid, "order-1", RETENTION)).isEqualTo(new PhaseOutcome.AlreadyApplied(0));
 
         assertThat(scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 1)))
-                .isEqualTo(new TryOutcome.CancelledFirst(sku));
+                .isEqualTo(new TryOutcome.ReservationCancelled(sku));
         assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CANCELLED");
         assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isPositive();
         assertThat(scripts.stock(sku).locked()).isZero();

@@ -76,7 +76,7 @@ class TryScriptIT extends ScriptITSupport {
 
         TryOutcome outcome = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(free, 1, limited, 2));
 
-        assertThat(outcome).isEqualTo(new TryOutcome.LimitExceeded(limited, 2, 2, 1));
+        assertThat(outcome).isEqualTo(new TryOutcome.PurchaseLimitExceeded(limited, 2, 2, 1));
         assertThat(scripts.stock(free).locked()).isZero();
         assertThat(scripts.stock(limited).locked()).isEqualTo(1);
         assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(1);
@@ -123,7 +123,7 @@ class TryScriptIT extends ScriptITSupport {
 
         // Then the limit sees the first reservation, and the refused one changed nothing on either SKU
         assertThat(outcomes).containsExactly(new TryOutcome.Reserved(),
-                new TryOutcome.LimitExceeded(limited, 2, 3, 2), new TryOutcome.Reserved());
+                new TryOutcome.PurchaseLimitExceeded(limited, 2, 3, 2), new TryOutcome.Reserved());
         assertThat(scripts.stock(limited).locked()).isEqualTo(5);
         assertThat(scripts.stock(other).locked()).isEqualTo(4);
         assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(2);
@@ -163,7 +163,7 @@ class TryScriptIT extends ScriptITSupport {
 
         TryOutcome late = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 3));
 
-        assertThat(late).isEqualTo(new TryOutcome.CancelledFirst(sku));
+        assertThat(late).isEqualTo(new TryOutcome.ReservationCancelled(sku));
         assertThat(scripts.stock(sku).locked()).isZero();
         assertThat(scripts.reader.heldBy(sku, "alice")).isZero();
     }
