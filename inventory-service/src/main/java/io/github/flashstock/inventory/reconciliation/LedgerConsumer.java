@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.reconciliation;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.spring.annotation.RocketMQMessageListener;
 import org.apache.rocketmq.spring.core.RocketMQListener;
 import org.apache.rocketmq.spring.core.RocketMQPushConsumerLifecycleListener;
@@ -12,6 +13,12 @@ import org.springframework.stereotype.Component;
  * The consumer group that keeps the ledger complete. A delivery that fails is retried by the broker; after
  * {@code inventory.events.max-redeliveries} failed retries (default 3) the message goes to the group's
  * dead-letter queue ({@code %DLQ%<group>}).
+ *
+ * <p>The group's first start reads from the oldest message the broker still keeps. RocketMQ's default for a group
+ * with no committed offset is the newest one, which skips every event sent between the service's start and the
+ * group's first rebalance: on a fresh deployment those Tries would never reach the ledger (a test run caught it).
+ * Reading old events again is harmless: the fold is idempotent and only moves a row forward. Once the group has
+ * committed offsets this setting no longer matters.
  */
 @Component
 @ConditionalOnProperty("rocketmq.name-server")
@@ -31,6 +38,7 @@ class LedgerConsumer implements RocketMQListener<StockEventMessage>, RocketMQPus
     @Override
     public void prepareStart(DefaultMQPushConsumer consumer) {
         consumer.setMaxReconsumeTimes(settings.maxRedeliveries());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
     }
 
     @Override
