@@ -100,7 +100,8 @@ final class NacosServer extends Server {
     void awaitReady() {
         Processes.await("Nacos (port " + config.nacosPort() + ") to answer its readiness check",
                 config.startTimeout(), () -> {
-                    if (livePids().isEmpty()) {
+                    // alive by PID: right after the launch its command line may not show our marker yet
+                    if (!launchedAlive()) {
                         throw new IllegalStateException("the Nacos server exited; see " + log("nacos-server"));
                     }
                     return ready();

@@ -88,6 +88,16 @@ final class Processes {
         }
     }
 
+    /** True when the process the PID file names is alive (no check of whose it is: see {@link #isOurs}). */
+    static boolean alive(Path pidFile) {
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent();
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+    }
+
     /**
      * True when {@code pid} is alive and its command line mentions {@code marker} (the stack's home directory),
      * so a PID reused by an unrelated process is never taken for one of ours.

@@ -72,6 +72,16 @@ abstract class Server {
                 .toList();
     }
 
+    /**
+     * True while a process this server's PID files name is alive, whatever its command line says yet. For the first
+     * moments after a launch only: until the child has exec'd the server (it passes through the JVM's spawn helper
+     * and {@code setsid} first) its command line does not carry the {@link #marker()}, so {@link #livePids()} would
+     * call a server that is still starting gone.
+     */
+    final boolean launchedAlive() {
+        return Processes.pidFiles(dir()).stream().anyMatch(Processes::alive);
+    }
+
     /** Removes the PID files (after a stop, or when they point at processes that are gone). */
     final void forgetPids() {
         for (Path f : Processes.pidFiles(dir())) {
