@@ -321,27 +321,17 @@ public final class DrillRunner implements AutoCloseable {
 
     /** Every order with a line for one of the SKUs, from order-demo's database: status, XID, units per SKU. */
     private Map<String, OrderRow> orders(Set<String> skuIds) {
-        Endpoints e = current.endpoints();
         Map<String, OrderRow> orders = new HashMap<>();
-        String marks = String.join(",", skuIds.stream().map(s -> "?").toList());
-        try (Connection c = DriverManager.getConnection(e.jdbcUrl("orders"), e.dbUser("orders"), e.dbPassword());
-             PreparedStatement q = c.prepareStatement("SELECT o.order_id, o.status, o.xid, l.sku_id, l.quantity"
-                     + " FROM orders o JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN"
-                     + " (SELECT order_id FROM order_line WHERE sku_id IN (" + marks + "))")) {
-            int i = 1;
-            for (String sku : skuIds) {
-                q.setString(i++, sku);
-            }
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    OrderRow row = orders.computeIfAbsent(rs.getString(1),
-                            k -> new OrderRow(uncheckedString(rs, 2), uncheckedString(rs, 3), new HashMap<>()));
+        forEachRow("orders", "SELECT o.order_id, o.status, o.xid, l.sku_id, l.quantity"
+                + " FROM orders o JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN"
+                + " (SELECT order_id FROM order_line WHERE sku_id IN (?))", skuIds, rs -> {
+                    OrderRow row = orders.get(rs.getString(1));
+                    if (row == null) {
+                        row = new OrderRow(rs.getString(2), rs.getString(3), new HashMap<>());
+                        orders.put(rs.getString(1), row);
+                    }
                     row.units().merge(rs.getString(4), rs.getInt(5), Integer::sum);
-                }
-            }
-        } catch (SQLException ex) {
-            throw new IllegalStateException("cannot read the orders table: " + ex.getMessage(), ex);
-        }
+                });
         return orders;
     }
 
@@ -351,27 +341,35 @@ public final class DrillRunner implements AutoCloseable {
 
     /** The inventory ledger's rows for these SKUs (the reservation key is the order id). */
     private List<LedgerRow> ledger(Set<String> skuIds) {
+        List<LedgerRow> rows = new ArrayList<>();
+        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state FROM stock_ledger"
+                + " WHERE sku_id IN (?)", skuIds, rs -> rows.add(new LedgerRow(rs.getString(1), rs.getString(2),
+                        rs.getString(3), rs.getInt(4), rs.getString(5))));
+        return rows;
+    }
+
+    private interface RowReader {
+        void read(ResultSet row) throws SQLException;
+    }
+
+    /** Runs {@code sql} on one of the devstack's databases, its {@code IN (?)} widened to the SKUs, row by row. */
+    private void forEachRow(String database, String sql, Set<String> skuIds, RowReader reader) {
         Endpoints e = current.endpoints();
         String marks = String.join(",", skuIds.stream().map(s -> "?").toList());
-        List<LedgerRow> rows = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(e.jdbcUrl("inventory"), e.dbUser("inventory"),
-                e.dbPassword());
-             PreparedStatement q = c.prepareStatement("SELECT xid, reservation_key, sku_id, quantity, state"
-                     + " FROM stock_ledger WHERE sku_id IN (" + marks + ")")) {
+        try (Connection c = DriverManager.getConnection(e.jdbcUrl(database), e.dbUser(database), e.dbPassword());
+             PreparedStatement q = c.prepareStatement(sql.replace("IN (?)", "IN (" + marks + ")"))) {
             int i = 1;
             for (String sku : skuIds) {
                 q.setString(i++, sku);
             }
             try (ResultSet rs = q.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(new LedgerRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
-                            rs.getString(5)));
+                    reader.read(rs);
                 }
             }
         } catch (SQLException ex) {
-            throw new IllegalStateException("cannot read the inventory ledger: " + ex.getMessage(), ex);
+            throw new IllegalStateException("cannot read the " + database + " database: " + ex.getMessage(), ex);
         }
-        return rows;
     }
 
     /**
@@ -402,14 +400,6 @@ public final class DrillRunner implements AutoCloseable {
             }
         }
         return unmatched;
-    }
-
-    private static String uncheckedString(ResultSet rs, int column) {
-        try {
-            return rs.getString(column);
-        } catch (SQLException ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** What the system has not finished yet: empty once nothing is pending, locked or held by the TC. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seata.common.exception.SkipCallbackWrapperException;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.core.exception.TransactionException;
@@ -64,57 +65,44 @@ class OrderFenceIT {
     @Test
     void aCommitConfirmsTheOrderAndLeavesTheFenceCommitted() throws TransactionException {
         String orderId = newOrderId();
-        GlobalTransaction tx = begin();
-        try {
+        String xid = inGlobalTransaction(true, x -> {
             orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 2)));
-            assertThat(fence(tx.getXid())).as("between Try and commit").containsExactly(TRIED);
-            tx.commit();
-        } finally {
-            RootContext.unbind();
-        }
+            assertThat(fence(x)).as("between Try and commit").containsExactly(TRIED);
+        });
 
         awaitStatus(orderId, "CONFIRMED");
-        assertThat(fence(tx.getXid())).containsExactly(COMMITTED);
+        assertThat(fence(xid)).containsExactly(COMMITTED);
     }
 
     @Test
     void aRollbackCancelsTheOrderAndLeavesTheFenceRolledBack() throws TransactionException {
         String orderId = newOrderId();
-        GlobalTransaction tx = begin();
-        try {
-            orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1)));
-            tx.rollback();
-        } finally {
-            RootContext.unbind();
-        }
+        String xid = inGlobalTransaction(false,
+                x -> orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1))));
 
         awaitStatus(orderId, "CANCELLED");
-        assertThat(fence(tx.getXid())).containsExactly(ROLLBACKED);
+        assertThat(fence(xid)).containsExactly(ROLLBACKED);
     }
 
     @Test
     void aCancelBeforeItsTryIsAnEmptyRollbackAndTheLateTryIsRefused() throws TransactionException {
         String orderId = newOrderId();
-        GlobalTransaction tx = begin();
-        long branchId;
-        try {
-            // the branch the Try would have registered, with the context Seata's TCC interceptor records, and no
-            // Try run: the TC's rollback reaches the Cancel first (as when the Try is slow on the network)
-            branchId = DefaultResourceManager.get().branchRegister(BranchType.TCC, OrderAction.NAME, null,
-                    tx.getXid(), "{\"actionContext\":{\"orderId\":\"" + orderId + "\",\"useTCCFence\":true,"
-                            + "\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\",\"sys::rollback\":\"cancel\","
-                            + "\"action-start-time\":" + System.currentTimeMillis() + "}}", null);
-            tx.rollback();
-        } finally {
-            RootContext.unbind();
-        }
+        AtomicLong registered = new AtomicLong();
+        // the branch the Try would have registered, with the context Seata's TCC interceptor records, and no Try
+        // run: the TC's rollback reaches the Cancel first (as when the Try is slow on the network)
+        String xid = inGlobalTransaction(false, x -> registered.set(DefaultResourceManager.get().branchRegister(
+                BranchType.TCC, OrderAction.NAME, null, x, "{\"actionContext\":{\"orderId\":\"" + orderId
+                        + "\",\"useTCCFence\":true,\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\","
+                        + "\"sys::rollback\":\"cancel\",\"action-start-time\":" + System.currentTimeMillis() + "}}",
+                null)));
+        long branchId = registered.get();
 
-        awaitFence(tx.getXid(), branchId, SUSPENDED);
+        awaitFence(xid, branchId, SUSPENDED);
         assertThat(jdbc.queryForList("SELECT order_id FROM orders WHERE order_id = ?", orderId)).isEmpty();
 
         // the Try arriving now, through the fence exactly as the interceptor calls it: refused, nothing written
         AtomicBoolean ran = new AtomicBoolean();
-        assertThatThrownBy(() -> DefaultCommonFenceHandler.get().prepareFence(tx.getXid(), branchId,
+        assertThatThrownBy(() -> DefaultCommonFenceHandler.get().prepareFence(xid, branchId,
                 OrderAction.NAME, () -> {
                     ran.set(true);
                     return true;
@@ -127,36 +115,47 @@ class OrderFenceIT {
     @Test
     void aPhaseDeliveredAgainChangesNothing() throws TransactionException {
         String orderId = newOrderId();
-        GlobalTransaction tx = begin();
-        try {
-            orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1)));
-            tx.commit();
-        } finally {
-            RootContext.unbind();
-        }
+        String xid = inGlobalTransaction(true,
+                x -> orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1))));
         awaitStatus(orderId, "CONFIRMED");
         Map<String, Object> row = jdbc.queryForMap("SELECT branch_id, gmt_modified FROM tcc_fence_log WHERE xid = ?",
-                tx.getXid());
+                xid);
         long branchId = ((Number) row.get("branch_id")).longValue();
         String context = "{\"actionContext\":{\"orderId\":\"" + orderId + "\",\"useTCCFence\":true}}";
 
         // the TC retrying a commit whose answer it did not get, and a stray rollback after it
-        BranchStatus again = DefaultResourceManager.get().branchCommit(BranchType.TCC, tx.getXid(), branchId,
+        BranchStatus again = DefaultResourceManager.get().branchCommit(BranchType.TCC, xid, branchId,
                 OrderAction.NAME, context);
-        BranchStatus stray = DefaultResourceManager.get().branchRollback(BranchType.TCC, tx.getXid(), branchId,
+        BranchStatus stray = DefaultResourceManager.get().branchRollback(BranchType.TCC, xid, branchId,
                 OrderAction.NAME, context);
 
         assertThat(again).isEqualTo(BranchStatus.PhaseTwo_Committed);
         assertThat(stray).as("a rollback cannot undo a commit").isNotEqualTo(BranchStatus.PhaseTwo_Rollbacked);
         assertThat(status(orderId)).isEqualTo("CONFIRMED");
-        assertThat(jdbc.queryForMap("SELECT branch_id, gmt_modified FROM tcc_fence_log WHERE xid = ?", tx.getXid()))
+        assertThat(jdbc.queryForMap("SELECT branch_id, gmt_modified FROM tcc_fence_log WHERE xid = ?", xid))
                 .as("the fence record is untouched").isEqualTo(row);
     }
 
-    private static GlobalTransaction begin() throws TransactionException {
+    /** What runs inside the global transaction, given its XID. */
+    private interface InTransaction {
+        void run(String xid) throws TransactionException;
+    }
+
+    /** Begins a global transaction, runs {@code work} in it, then commits or rolls back; returns the XID. */
+    private static String inGlobalTransaction(boolean commit, InTransaction work) throws TransactionException {
         GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
         tx.begin(30_000, "order-fence-it");
-        return tx;
+        try {
+            work.run(tx.getXid());
+            if (commit) {
+                tx.commit();
+            } else {
+                tx.rollback();
+            }
+        } finally {
+            RootContext.unbind();
+        }
+        return tx.getXid();
     }
 
     private static String newOrderId() {

@@ -14,7 +14,7 @@ public sealed interface TryOutcome {
 
     /** The outcome's name in metrics and logs: the reply code in lower case. */
     default String tag() {
-        return code().tag();
+        return code().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Every line without a record is now locked. */
@@ -65,12 +65,7 @@ public sealed interface TryOutcome {
 
     /** The reply codes, as the script's header lists them. */
     enum Code {
-        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU;
-
-        /** The name in metrics and logs. */
-        public String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
+        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
