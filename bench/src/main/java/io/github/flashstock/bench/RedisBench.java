@@ -1,13 +1,13 @@
 package io.github.flashstock.bench;
 
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.reservation.TryCoalescer;
+import io.github.flashstock.inventory.reservation.TryCoalescing;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryRequest;
+import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.redis.InitScript;
-import io.github.flashstock.inventory.stock.redis.TryCoalescer;
-import io.github.flashstock.inventory.stock.redis.TryCoalescing;
-import io.github.flashstock.inventory.stock.redis.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.TryRequest;
-import io.github.flashstock.inventory.stock.redis.TryScript;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,10 @@
 package io.github.flashstock.inventory.reconciliation;
 
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.reservation.CancelScript;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.redis.CancelScript;
-import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
 import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,5 @@
 /**
- * Reconciliation between Redis and MySQL: stock events forwarded to RocketMQ off the TCC path, and folded into
- * the MySQL ledger by a consumer group. Listens to the stock model; the TCC path never depends on it.
+ * Reconciliation between Redis, MySQL, the ledger and the TC: checks that find drift, the reports they publish,
+ * and the audited repairs an operator triggers. The TCC path never depends on it.
  */
 package io.github.flashstock.inventory.reconciliation;

@@ -1,16 +1,16 @@
 package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.events.StockMoved;
+import io.github.flashstock.inventory.reservation.CancelScript;
+import io.github.flashstock.inventory.reservation.ConfirmScript;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.reservation.TryCoalescer;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.StockMoved;
-import io.github.flashstock.inventory.stock.redis.CancelScript;
-import io.github.flashstock.inventory.stock.redis.ConfirmScript;
-import io.github.flashstock.inventory.stock.redis.PhaseOutcome;
-import io.github.flashstock.inventory.stock.redis.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.TryCoalescer;
-import io.github.flashstock.inventory.stock.redis.TryRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.github.flashstock.inventory.segments;
 
+import io.github.flashstock.inventory.segments.ResegmentOutcome;
+import io.github.flashstock.inventory.segments.ResegmentScript;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.redis.ResegmentOutcome;
-import io.github.flashstock.inventory.stock.redis.ResegmentScript;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,11 +3,10 @@ package io.github.flashstock.inventory.reconciliation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.TryScript;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +24,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Injected drift, found and explained by a run, then repaired by the explicit admin actions with an audit

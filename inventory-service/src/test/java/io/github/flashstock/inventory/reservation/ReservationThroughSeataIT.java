@@ -3,9 +3,8 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
-import io.github.flashstock.inventory.stock.StockMoved;
+import io.github.flashstock.inventory.events.StockMoved;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -19,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The test plays the order service: it begins a global transaction on the real TC, reserves over HTTP with the

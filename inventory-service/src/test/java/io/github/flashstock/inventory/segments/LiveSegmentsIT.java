@@ -3,13 +3,12 @@ package io.github.flashstock.inventory.segments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.reservation.InventoryClient;
+import io.github.flashstock.inventory.segments.ResegmentOutcome;
+import io.github.flashstock.inventory.segments.ResegmentScript;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.redis.ResegmentOutcome;
-import io.github.flashstock.inventory.stock.redis.ResegmentScript;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +34,7 @@ import org.springframework.cloud.context.refresh.ContextRefresher;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Segment counts changed in the service's configuration file and applied through Spring Cloud's refresh (the path a

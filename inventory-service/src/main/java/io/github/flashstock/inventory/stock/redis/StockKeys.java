@@ -24,15 +24,15 @@ public final class StockKeys {
         return "inv:{" + skuId + "}";
     }
 
-    static String segment(String skuId, int index) {
+    public static String segment(String skuId, int index) {
         return stock(skuId) + ":seg:" + index;
     }
 
-    static String fence(String skuId, String xid, String reservationId) {
+    public static String fence(String skuId, String xid, String reservationId) {
         return stock(skuId) + ":tx:" + xid + ":" + reservationId;
     }
 
-    static String buyer(String skuId, String userId) {
+    public static String buyer(String skuId, String userId) {
         return stock(skuId) + ":buyer:" + userId;
     }
 }

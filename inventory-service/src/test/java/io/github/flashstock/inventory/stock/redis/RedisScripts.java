@@ -1,6 +1,12 @@
 package io.github.flashstock.inventory.stock.redis;
 
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.reservation.CancelScript;
+import io.github.flashstock.inventory.reservation.ConfirmScript;
+import io.github.flashstock.inventory.reservation.TryCoalescer;
+import io.github.flashstock.inventory.reservation.TryCoalescing;
+import io.github.flashstock.inventory.reservation.TryScript;
+import io.github.flashstock.inventory.segments.ResegmentScript;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -11,24 +17,24 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The script wrappers wired to the devstack's Redis, without a Spring context; plus fixtures for SKUs. */
-final class RedisScripts implements AutoCloseable {
+public final class RedisScripts implements AutoCloseable {
 
-    static final Duration RETENTION = Duration.ofHours(1);
+    public static final Duration RETENTION = Duration.ofHours(1);
 
-    final LettuceConnectionFactory factory;
-    final StringRedisTemplate redis;
-    final TryScript tryScript;
+    public final LettuceConnectionFactory factory;
+    public final StringRedisTemplate redis;
+    public final TryScript tryScript;
     /** Coalescing as the service ships it: up to 16 Tries per call, 2 calls under way per slot. */
-    final TryCoalescer coalescer;
-    final ConfirmScript confirm;
-    final CancelScript cancel;
-    final InitScript init;
-    final RestockScript restock;
-    final ResegmentScript resegment;
-    final ReloadScript reload;
-    final RedisStockReader reader;
+    public final TryCoalescer coalescer;
+    public final ConfirmScript confirm;
+    public final CancelScript cancel;
+    public final InitScript init;
+    public final RestockScript restock;
+    public final ResegmentScript resegment;
+    public final ReloadScript reload;
+    public final RedisStockReader reader;
 
-    RedisScripts(Endpoints endpoints) {
+    public RedisScripts(Endpoints endpoints) {
         factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(endpoints.redisHost(), endpoints.redisPort()));
         factory.afterPropertiesSet();
         factory.start();
@@ -46,22 +52,22 @@ final class RedisScripts implements AutoCloseable {
     }
 
     /** A new SKU with {@code units} available, no limit, one segment. */
-    String skuWithAvailable(long units) {
+    public String skuWithAvailable(long units) {
         return sku(units, 0, 1);
     }
 
-    String sku(long units, int limit, int segments) {
+    public String sku(long units, int limit, int segments) {
         String sku = "sku-" + UUID.randomUUID();
         init.run(sku, units, 0, limit, segments);
         return sku;
     }
 
-    static String xid() {
+    public static String xid() {
         return "127.0.0.1:8091:" + UUID.randomUUID();
     }
 
     /** {@code lines(sku, 2, other, 1)}: SKU ids and quantities, in pairs. */
-    static List<StockLine> lines(Object... skuAndQuantity) {
+    public static List<StockLine> lines(Object... skuAndQuantity) {
         List<StockLine> lines = new java.util.ArrayList<>();
         for (int i = 0; i + 1 < skuAndQuantity.length; i += 2) {
             lines.add(new StockLine((String) skuAndQuantity[i], (Integer) skuAndQuantity[i + 1]));
@@ -69,7 +75,7 @@ final class RedisScripts implements AutoCloseable {
         return lines;
     }
 
-    RedisStock stock(String sku) {
+    public RedisStock stock(String sku) {
         return reader.read(sku).orElseThrow();
     }
 

@@ -5,6 +5,7 @@ import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,9 @@ package io.github.flashstock.inventory.stock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.segments.ResegmentOutcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.BeforeAll;
 
 /** The script wrappers on the devstack's Redis for each *ScriptIT class, and the stock invariants to check. */
 @DevStackTest(Component.REDIS)
-abstract class ScriptITSupport {
+public abstract class ScriptITSupport {
 
-    static RedisScripts scripts;
+    protected static RedisScripts scripts;
 
     @BeforeAll
     static void connect(Endpoints endpoints) {
@@ -25,7 +25,7 @@ abstract class ScriptITSupport {
     }
 
     /** The stock model's invariants (docs/design.md, "The inventory service"): conservation, no negative lock or availability; segments add up to the SKU. */
-    static void assertConserved(RedisStock s) {
+    protected static void assertConserved(RedisStock s) {
         assertThat(s.total() + s.sold() - s.locked()).as("total + sold - locked").isEqualTo(s.stocked());
         assertThat(s.locked()).isNotNegative();
         assertThat(s.available()).isNotNegative();
@@ -37,8 +37,8 @@ abstract class ScriptITSupport {
     }
 
     /** A SKU of 10 units with a Try of 3 by alice under (xid, order-1). */
-    record Tried(String sku, String xid) {
-        static Tried threeOfTen() {
+    protected record Tried(String sku, String xid) {
+        public static Tried threeOfTen() {
             String sku = scripts.skuWithAvailable(10);
             String xid = RedisScripts.xid();
             scripts.tryScript.run(xid, "order-1", 1, "alice", RedisScripts.lines(sku, 3));

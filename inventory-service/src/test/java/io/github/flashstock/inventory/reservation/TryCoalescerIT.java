@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.reservation;
 
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
 import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

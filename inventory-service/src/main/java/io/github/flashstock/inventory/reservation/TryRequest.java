@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.List;

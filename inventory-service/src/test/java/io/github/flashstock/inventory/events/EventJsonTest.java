@@ -1,8 +1,10 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flashstock.inventory.reconciliation.Finding;
+import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

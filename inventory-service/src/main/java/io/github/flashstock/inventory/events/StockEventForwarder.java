@@ -1,6 +1,6 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.stock.StockMoved;
+import io.github.flashstock.inventory.events.StockMoved;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;

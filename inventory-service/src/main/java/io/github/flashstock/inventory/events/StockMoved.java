@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock;
+package io.github.flashstock.inventory.events;
 
 import java.time.Instant;
 

@@ -1,5 +1,6 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.segments;
 
+import io.github.flashstock.inventory.stock.redis.Scripts;
 import java.util.List;
 
 /** What {@code lua/resegment.lua} did. */

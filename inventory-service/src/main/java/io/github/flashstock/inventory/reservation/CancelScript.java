@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.reservation;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;

@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

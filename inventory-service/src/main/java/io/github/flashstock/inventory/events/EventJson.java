@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import java.util.List;
 import org.apache.rocketmq.spring.support.RocketMQMessageConverter;

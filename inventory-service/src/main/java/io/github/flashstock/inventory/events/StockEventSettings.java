@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

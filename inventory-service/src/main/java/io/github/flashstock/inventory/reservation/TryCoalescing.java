@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.reservation;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import org.springframework.stereotype.Component;

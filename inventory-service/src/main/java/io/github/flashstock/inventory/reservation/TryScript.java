@@ -1,6 +1,8 @@
-package io.github.flashstock.inventory.stock.redis;
+package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.Scripts;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,8 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.InventoryITSupport;
@@ -23,6 +22,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
 /** The RocketMQ broker stops in the middle of a sale: the sale goes on; when it is back, the events arrive. */
 class BrokerOutageIT extends InventoryITSupport {

@@ -1,6 +1,6 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.stock.StockMoved;
+import io.github.flashstock.inventory.events.StockMoved;
 
 /**
  * A stock event as it travels on RocketMQ (JSON).
