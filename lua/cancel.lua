@@ -6,8 +6,8 @@
 -- ARGV[3]  seconds to keep the finished record or tombstone (it must outlive any retry of this transaction)
 --
 -- Reply {code, quantity}
---   0 APPLIED          the TRIED record is now CANCELLED: locked -= q and sold -= q (SKU and segments), and
---                      the user's purchase count is given back. Units released in a draining segment (one
+--   0 APPLIED          the TRIED record is now CANCELLED: reserved -= q and available += q (SKU and segments),
+--                      and the user's purchase count is given back. Units released in a draining segment (one
 --                      beyond the active count, see resegment.lua) move to an active segment.
 --   1 ALREADY_APPLIED  the record is CANCELLED already (a replay, or a tombstone): nothing changed
 --   2 NO_RECORD        no record: the Try never ran here (an empty rollback); a CANCELLED tombstone now refuses
@@ -43,19 +43,20 @@ for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
   local s = tonumber(segment)
   local units = tonumber(take)
   local key = stock .. ':seg:' .. s
-  local locked = redis.call('HINCRBY', key, 'locked', -units)
+  local reserved = redis.call('HINCRBY', key, 'reserved', -units)
   if s >= count then
     -- A draining segment (beyond the active count since a resegment): Tries no longer search it, so the
-    -- released units move to an active segment, and the segment goes once it is empty.
-    local total = redis.call('HINCRBY', key, 'total', -units)
-    redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'total', units)
-    if total <= 0 and locked <= 0 then
+    -- released units become available in an active segment, and the segment goes once it is empty.
+    redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
+    if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
       redis.call('DEL', key)
     end
+  else
+    redis.call('HINCRBY', key, 'available', units)
   end
 end
-redis.call('HINCRBY', stock, 'locked', -quantity)
-redis.call('HINCRBY', stock, 'sold', -quantity)
+redis.call('HINCRBY', stock, 'reserved', -quantity)
+redis.call('HINCRBY', stock, 'available', quantity)
 local buyer = stock .. ':buyer:' .. record[4]
 if redis.call('DECRBY', buyer, quantity) <= 0 then
   redis.call('DEL', buyer)

@@ -7,7 +7,7 @@
 -- ARGV[3]  seconds to keep the finished record (it must outlive any retry of this transaction)
 --
 -- Reply {code, quantity}
---   0 APPLIED          the TRIED record is now CONFIRMED: locked -= q and total -= q (SKU and segments)
+--   0 APPLIED          the TRIED record is now CONFIRMED: reserved -= q (SKU and segments), sold += q (SKU)
 --   1 ALREADY_APPLIED  the record is CONFIRMED already: a replay, nothing changed
 --   2 NO_RECORD        no record: the Try never reached Redis (or Redis lost it); nothing changed
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
@@ -34,15 +34,13 @@ end
 local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
 for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
   local seg = stock .. ':seg:' .. segment
-  local locked = redis.call('HINCRBY', seg, 'locked', -tonumber(take))
-  local total = redis.call('HINCRBY', seg, 'total', -tonumber(take))
-  if tonumber(segment) >= count and total <= 0 and locked <= 0 then
+  local reserved = redis.call('HINCRBY', seg, 'reserved', -tonumber(take))
+  if tonumber(segment) >= count and reserved <= 0 and tonumber(redis.call('HGET', seg, 'available') or '0') <= 0 then
     redis.call('DEL', seg) -- an emptied draining segment (see resegment.lua)
   end
 end
-redis.call('HINCRBY', stock, 'locked', -quantity)
-redis.call('HINCRBY', stock, 'total', -quantity)
-
+redis.call('HINCRBY', stock, 'reserved', -quantity)
+redis.call('HINCRBY', stock, 'sold', quantity)
 local now = redis.call('TIME')
 redis.call('HSET', fence, 'state', 'CONFIRMED',
   'ended_at', tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))

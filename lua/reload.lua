@@ -2,37 +2,36 @@
 -- For a SKU whose Redis state is suspect (restored from an old snapshot, edited by hand, drifted).
 --
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence records and <KEYS[1]>:open derive from it, see try.lua)
--- ARGV[1]  MySQL total: units ever stocked
--- ARGV[2]  MySQL sold: units confirmed sold
--- ARGV[3]  MySQL locked: units held by Tries on the MySQL path (not Redis's to sell)
+-- ARGV[1]  MySQL stocked: units ever stocked
+-- ARGV[2]  MySQL sold: units sold
+-- ARGV[3]  MySQL reserved: units held by Tries on the MySQL path (not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
 --
--- Reply {code, total, locked, sold, open reservations}, the values now in Redis
---   0 RELOADED      total = MySQL total - sold - MySQL locked; locked = the open (TRIED) reservations' units,
---                   each kept in the segment its fence record names; sold = MySQL sold + locked
---   1 OPEN_EXCEEDS  the open reservations hold more units than MySQL says are on hand: nothing changed
+-- Reply {code, available, reserved, sold, open reservations}, the values now in Redis
+--   0 RELOADED      sold = MySQL sold; reserved = the open (TRIED) reservations' units, each kept in the segment
+--                   its fence record names; available = what MySQL has available, less those reservations;
+--                   stocked = available + reserved + sold (MySQL's reserved units are not Redis's)
+--   1 OPEN_EXCEEDS  the open reservations hold more units than MySQL has available: nothing changed; the reply
+--                   carries MySQL's available instead of Redis's
 -- The segment count is kept (1 if the SKU was missing); available units are spread evenly over the active
 -- segments. Buyer counters are left as they are. Idempotency: a replay computes the same state.
-
 local stock = KEYS[1]
-local total = tonumber(ARGV[1]) - tonumber(ARGV[2]) - tonumber(ARGV[3])
 local sold = tonumber(ARGV[2])
+local unsold = tonumber(ARGV[1]) - sold - tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
-
 local sku = redis.call('HMGET', stock, 'segments', 'seg_span')
 local count = tonumber(sku[1] or '1')
 local span = tonumber(sku[2] or sku[1] or '1')
-
 -- Open reservations: what each one holds, per segment.
 local held = {}
-local locked = 0
+local reserved = 0
 local open = 0
 local open_key = stock .. ':open'
 for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   local record = redis.call('HMGET', fence, 'state', 'quantity', 'alloc')
   if record[1] == 'TRIED' then
     open = open + 1
-    locked = locked + tonumber(record[2])
+    reserved = reserved + tonumber(record[2])
     for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
       local s = tonumber(segment)
       held[s] = (held[s] or 0) + tonumber(take)
@@ -44,27 +43,26 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
     redis.call('SREM', open_key, fence)
   end
 end
-if locked > total then
-  return {1, total, locked, sold, open}
+if reserved > unsold then
+  return {1, unsold, reserved, sold, open}
 end
-
--- Segments: locked units where the records say, available units spread over the active ones.
-local available = total - locked
+-- Segments: reserved units where the records say, available units spread over the active ones.
+local available = unsold - reserved
 local share = math.floor(available / count)
 local extra = available % count
 local new_span = count
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
-  local lock = held[s] or 0
-  local units = lock
+  local hold = held[s] or 0
+  local units = 0
   if s < count then
-    units = units + share
+    units = share
     if s < extra then
       units = units + 1
     end
   end
-  if s < count or lock > 0 then
-    redis.call('HSET', key, 'total', units, 'locked', lock)
+  if s < count or hold > 0 then
+    redis.call('HSET', key, 'available', units, 'reserved', hold)
     if s + 1 > new_span then
       new_span = s + 1
     end
@@ -72,6 +70,6 @@ for s = 0, span - 1 do
     redis.call('DEL', key)
   end
 end
-redis.call('HSET', stock, 'total', total, 'locked', locked, 'sold', sold + locked, 'stocked', total + sold,
+redis.call('HSET', stock, 'stocked', unsold + sold, 'available', available, 'reserved', reserved, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', new_span)
-return {0, total, locked, sold + locked, open}
+return {0, available, reserved, sold, open}

@@ -7,10 +7,10 @@
 --   0 RESEGMENTED  available units were gathered from every segment and spread evenly over the new ones
 --   1 UNCHANGED    the SKU already has that many segments: nothing changed
 --   2 UNKNOWN_SKU  the SKU has no stock in Redis: nothing changed
--- Only available units move. Units locked by open reservations stay in the segment their fence record names:
--- a segment beyond the new count that still holds locked units is kept (with nothing available) until those
--- reservations end, so every open reservation still confirms or cancels. The SKU's total, locked and sold do
--- not change. Field seg_span remembers how many segment indexes may exist, active or draining.
+-- Only available units move. Units reserved by open reservations stay in the segment their fence record names:
+-- a segment beyond the new count that still holds reserved units is kept (with nothing available) until those
+-- reservations end, so every open reservation still confirms or cancels. The SKU's stocked, available, reserved
+-- and sold do not change. Field seg_span remembers how many segment indexes may exist, active or draining.
 -- Idempotency: a replay finds UNCHANGED.
 
 local stock = KEYS[1]
@@ -26,17 +26,16 @@ if count == target then
   return {1, count, count, 0}
 end
 
--- Gather every available unit; keep only what is locked where it is.
+-- Gather every available unit; keep only what is reserved where it is.
 local pool = 0
 local new_span = target
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
-  local seg = redis.call('HMGET', key, 'total', 'locked')
-  local total = tonumber(seg[1] or '0')
-  local locked = tonumber(seg[2] or '0')
-  pool = pool + (total - locked)
-  if s < target or locked > 0 then
-    redis.call('HSET', key, 'total', locked, 'locked', locked)
+  local seg = redis.call('HMGET', key, 'available', 'reserved')
+  local reserved = tonumber(seg[2] or '0')
+  pool = pool + tonumber(seg[1] or '0')
+  if s < target or reserved > 0 then
+    redis.call('HSET', key, 'available', 0, 'reserved', reserved)
     if s + 1 > new_span then
       new_span = s + 1
     end
@@ -52,7 +51,7 @@ for s = 0, target - 1 do
   if s < extra then
     add = add + 1
   end
-  redis.call('HINCRBY', stock .. ':seg:' .. s, 'total', add)
+  redis.call('HINCRBY', stock .. ':seg:' .. s, 'available', add)
 end
 redis.call('HSET', stock, 'segments', target, 'seg_span', new_span)
 return {0, count, target, pool}

@@ -5,8 +5,8 @@
 -- ARGV[2]  operation id: the caller's idempotency key for this restock
 -- ARGV[3]  seconds to remember the operation id
 --
--- Reply {code, total}
---   0 RESTOCKED        total += units (spread evenly over the active segments); total is the new total
+-- Reply {code, stocked, available}, the values now in Redis
+--   0 RESTOCKED        stocked += units and available += units (spread evenly over the active segments)
 --   1 ALREADY_APPLIED  this operation id was applied before: nothing changed
 --   2 UNKNOWN_SKU      the SKU has no stock in Redis: nothing changed
 -- Idempotency: the operation id is recorded in <KEYS[1]>:op:<id> in the same script.
@@ -17,10 +17,11 @@ local marker = stock .. ':op:' .. ARGV[2]
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '0')
 if count == 0 then
-  return {2, 0}
+  return {2, 0, 0}
 end
 if redis.call('EXISTS', marker) == 1 then
-  return {1, tonumber(redis.call('HGET', stock, 'total'))}
+  local now = redis.call('HMGET', stock, 'stocked', 'available')
+  return {1, tonumber(now[1]), tonumber(now[2])}
 end
 
 local share = math.floor(units / count)
@@ -31,10 +32,10 @@ for s = 0, count - 1 do
     add = add + 1
   end
   if add > 0 then
-    redis.call('HINCRBY', stock .. ':seg:' .. s, 'total', add)
+    redis.call('HINCRBY', stock .. ':seg:' .. s, 'available', add)
   end
 end
-redis.call('HINCRBY', stock, 'stocked', units)
-local total = redis.call('HINCRBY', stock, 'total', units)
+local stocked = redis.call('HINCRBY', stock, 'stocked', units)
+local available = redis.call('HINCRBY', stock, 'available', units)
 redis.call('SET', marker, units, 'EX', tonumber(ARGV[3]))
-return {0, total}
+return {0, stocked, available}

@@ -1,12 +1,13 @@
 -- try.lua: the TCC Try phase. Reserves stock for one or more reservations, each with one or more SKU lines; each
 -- reservation is all or nothing on its own, and the reservations are decided one after the other, in order, each
--- seeing what the ones before it locked. (The service hands the script several concurrent reservations of one slot
+-- seeing what the ones before it reserved. (The service hands the script several concurrent reservations of one slot
 -- at once to spend one EVALSHA on many of them; one reservation per call is the plain case.)
 --
--- KEYS[k]   inv:{<sku>}, a stock hash (fields total, locked, sold, stocked, limit, segments), each at most once.
+-- KEYS[k]   inv:{<sku>}, a stock hash (fields stocked, available, reserved, sold, limit, segments; always
+--           available + reserved + sold == stocked), each at most once.
 --           Every other key of that SKU is derived from it inside the script and shares its hash tag, so it
 --           lives in the same cluster slot:
---             <KEYS[k]>:seg:<s>                 segment s (fields total, locked)
+--             <KEYS[k]>:seg:<s>                 segment s (fields available, reserved)
 --             <KEYS[k]>:tx:<xid>:<reservation>  fence record of this reservation on this SKU
 --             <KEYS[k]>:buyer:<user>            units the user holds (tried or confirmed, not cancelled)
 --             <KEYS[k]>:open                    set of the fence keys of open (TRIED) reservations
@@ -19,7 +20,7 @@
 --
 -- Reply: four integers {code, line, a, b} per reservation, in the order given; line is the 1-based index of the
 -- reservation's line that decided (0: the whole reservation).
---   0 RESERVED            every line without a record is now locked
+--   0 RESERVED            every line without a record is now reserved (available -= q, reserved += q)
 --   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record: a replay, nothing changed
 --   2 INSUFFICIENT_STOCK  a = units available on the SKU
 --   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds
@@ -31,8 +32,8 @@
 -- HTTP retry that arrives as a second branch, even in the same call - deducts nothing more.
 -- Writes: nothing is written until every reservation of the call is decided (stock, segments and buyer counts are
 -- kept in Lua tables meanwhile), so an error while deciding leaves Redis as it was. The writes then go in the order
--- that keeps a failure on the safe side: locks first (a lock without a fence record is reported by the
--- reconciler), fence records last (a fence record without its lock would let Cancel free units never locked).
+-- that keeps a failure on the safe side: stock first (units reserved without a fence record are reported by the
+-- reconciler), fence records last (a fence record without its units would let Cancel free units never reserved).
 -- Segments: the search starts at a segment chosen from (xid, reservation id) and falls through to the others,
 -- splitting a line over several segments when no single one has enough; it reads segments only until the line
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
@@ -52,7 +53,7 @@ local function start_segment(xid, reservation, count)
 end
 
 -- What this call has read and decided so far, written to Redis at the end.
-local skus = {}      -- stock key -> {limit, count, locked, sold, segs = {[s] = {total, locked, taken}}, opened = {}}
+local skus = {}      -- stock key -> {limit, count, available, reserved, segs = {[s] = {available, reserved, taken}}, opened}
 local sku_order = {} -- stock keys in the order first read
 local buyers = {}    -- buyer key -> units added by this call
 local buyer_order = {}
@@ -62,11 +63,11 @@ local records = {}   -- fence records to write: {key, quantity, alloc, branch, u
 local function sku_state(stock)
   local st = skus[stock]
   if st == nil then
-    local h = redis.call('HMGET', stock, 'limit', 'segments', 'locked', 'sold')
+    local h = redis.call('HMGET', stock, 'limit', 'segments', 'available', 'reserved')
     if not h[2] then
       st = false
     else
-      st = {limit = tonumber(h[1] or '0'), count = tonumber(h[2]), locked = tonumber(h[3]), sold = tonumber(h[4]),
+      st = {limit = tonumber(h[1] or '0'), count = tonumber(h[2]), available = tonumber(h[3]), reserved = tonumber(h[4]),
         segs = {}, seg_order = {}, opened = {}}
       sku_order[#sku_order + 1] = stock
     end
@@ -78,8 +79,8 @@ end
 local function segment(st, stock, s)
   local seg = st.segs[s]
   if seg == nil then
-    local v = redis.call('HMGET', stock .. ':seg:' .. s, 'total', 'locked')
-    seg = {total = tonumber(v[1] or '0'), locked = tonumber(v[2] or '0'), taken = 0}
+    local v = redis.call('HMGET', stock .. ':seg:' .. s, 'available', 'reserved')
+    seg = {available = tonumber(v[1] or '0'), reserved = tonumber(v[2] or '0'), taken = 0}
     st.segs[s] = seg
     st.seg_order[#st.seg_order + 1] = s
   end
@@ -110,7 +111,7 @@ local function try_one(xid, reservation, branch, user, lines)
       for j = 0, st.count - 1 do
         local s = (first + j) % st.count
         local seg = segment(st, stock, s)
-        local free = seg.total - seg.locked
+        local free = seg.available
         if free > 0 then
           available = available + free
           local take = math.min(free, left)
@@ -144,12 +145,13 @@ local function try_one(xid, reservation, branch, user, lines)
   for _, p in ipairs(plans) do
     local parts = {}
     for _, a in ipairs(p.alloc) do
-      a[1].locked = a[1].locked + a[3]
+      a[1].available = a[1].available - a[3]
+      a[1].reserved = a[1].reserved + a[3]
       a[1].taken = a[1].taken + a[3]
       parts[#parts + 1] = a[2] .. ':' .. a[3]
     end
-    p.st.locked = p.st.locked + p.quantity
-    p.st.sold = p.st.sold + p.quantity
+    p.st.available = p.st.available - p.quantity
+    p.st.reserved = p.st.reserved + p.quantity
     if not buyers[p.buyer] then
       buyers[p.buyer] = 0
       buyer_order[#buyer_order + 1] = p.buyer
@@ -180,15 +182,15 @@ while at <= #ARGV do
   reply[#reply + 1] = b
 end
 
--- Write what was decided: locks, then buyer counts, then fence records and the open set.
+-- Write what was decided: stock, then buyer counts, then fence records and the open set.
 for _, stock in ipairs(sku_order) do
   local st = skus[stock]
   if #st.opened > 0 then
-    redis.call('HSET', stock, 'locked', st.locked, 'sold', st.sold)
+    redis.call('HSET', stock, 'available', st.available, 'reserved', st.reserved)
     for _, s in ipairs(st.seg_order) do
       local seg = st.segs[s]
       if seg.taken > 0 then
-        redis.call('HINCRBY', stock .. ':seg:' .. s, 'locked', seg.taken)
+        redis.call('HSET', stock .. ':seg:' .. s, 'available', seg.available, 'reserved', seg.reserved)
       end
     end
   end

@@ -1,23 +1,24 @@
 -- Inventory database: the durable record of stock (docs/design.md, "The inventory service").
 -- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share.
 
--- One row per SKU.
---   total  = units ever stocked (initial + restocks)
---   sold   = units sold by confirmed reservations
---   locked = units reserved by open Tries that ran on the MySQL fallback path
---   available = total - sold - locked, never negative (checked by the database too)
+-- One row per SKU, in the words Redis uses too (docs/design.md, "Stock model"):
+--   stocked   = units ever stocked (initial + restocks)
+--   sold      = units sold by confirmed reservations
+--   reserved  = units held by open Tries that ran on the MySQL path
+--   available = stocked - sold - reserved, never negative (checked by the database too)
+-- A database made by the first release (columns total, locked) is migrated by the service when it starts.
 CREATE TABLE IF NOT EXISTS sku_stock (
     sku_id          VARCHAR(64)  NOT NULL,
-    total           BIGINT       NOT NULL DEFAULT 0,
+    stocked         BIGINT       NOT NULL DEFAULT 0,
     sold            BIGINT       NOT NULL DEFAULT 0,
-    locked          BIGINT       NOT NULL DEFAULT 0,
+    reserved        BIGINT       NOT NULL DEFAULT 0,
     per_user_limit  INT          NULL     COMMENT 'max units one user may buy; NULL = no limit',
     version         BIGINT       NOT NULL DEFAULT 0,
     created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     updated_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
     PRIMARY KEY (sku_id),
-    CONSTRAINT ck_sku_stock_counts CHECK (total >= 0 AND sold >= 0 AND locked >= 0),
-    CONSTRAINT ck_sku_stock_available CHECK (total - sold - locked >= 0),
+    CONSTRAINT ck_sku_stock_counts CHECK (stocked >= 0 AND sold >= 0 AND reserved >= 0),
+    CONSTRAINT ck_sku_stock_available CHECK (stocked - sold - reserved >= 0),
     CONSTRAINT ck_sku_stock_limit CHECK (per_user_limit IS NULL OR per_user_limit > 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
@@ -31,7 +32,7 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     sku_id           VARCHAR(64)  NOT NULL,
     quantity         INT          NOT NULL,
     state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED',
-    backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try locked the units',
+    backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try reserved the units',
     created_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     updated_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
     PRIMARY KEY (id),

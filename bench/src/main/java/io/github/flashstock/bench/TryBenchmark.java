@@ -106,15 +106,15 @@ public final class TryBenchmark {
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
     }
 
-    /** Units locked by the run divided by its wall time: the rate of successful conditional updates. */
+    /** Units reserved by the run divided by its wall time: the rate of successful conditional updates. */
     private static double mariadbSlap(Endpoints e, int queries) throws Exception {
-        String update = "UPDATE sku_stock SET locked = locked + 1, version = version + 1 WHERE sku_id = '" + SKU
-                + "' AND total - sold - locked >= 1";
+        String update = "UPDATE sku_stock SET reserved = reserved + 1, version = version + 1 WHERE sku_id = '" + SKU
+                + "' AND stocked - sold - reserved >= 1";
         try (Connection c = DriverManager.getConnection(e.jdbcUrl("inventory"), e.dbUser("inventory"), e.dbPassword());
              Statement s = c.createStatement()) {
-            s.executeUpdate("INSERT INTO sku_stock (sku_id, total) VALUES ('" + SKU + "', 1000000000000) "
-                    + "ON DUPLICATE KEY UPDATE locked = 0");
-            long before = locked(s);
+            s.executeUpdate("INSERT INTO sku_stock (sku_id, stocked) VALUES ('" + SKU + "', 1000000000000) "
+                    + "ON DUPLICATE KEY UPDATE reserved = 0");
+            long before = reserved(s);
             long t0 = System.nanoTime();
             RedisBench.run(List.of("mariadb-slap", "--no-defaults", "--host=127.0.0.1",
                     "--port=" + e.jdbcUrl("inventory").replaceAll(".*:(\\d+)/.*", "$1"),
@@ -122,14 +122,14 @@ public final class TryBenchmark {
                     "--concurrency=" + CLIENTS, "--iterations=1", "--number-of-queries=" + queries,
                     "--query=" + update));
             double seconds = (System.nanoTime() - t0) / 1e9;
-            long done = locked(s) - before;
-            s.executeUpdate("UPDATE sku_stock SET locked = 0 WHERE sku_id = '" + SKU + "'");
+            long done = reserved(s) - before;
+            s.executeUpdate("UPDATE sku_stock SET reserved = 0 WHERE sku_id = '" + SKU + "'");
             return done / seconds;
         }
     }
 
-    private static long locked(Statement s) throws SQLException {
-        try (ResultSet rs = s.executeQuery("SELECT locked FROM sku_stock WHERE sku_id = '" + SKU + "'")) {
+    private static long reserved(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT reserved FROM sku_stock WHERE sku_id = '" + SKU + "'")) {
             rs.next();
             return rs.getLong(1);
         }

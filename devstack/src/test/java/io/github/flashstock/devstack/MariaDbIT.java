@@ -28,13 +28,13 @@ class MariaDbIT {
         try (Connection c = inventory(endpoints)) {
             // Given a SKU with 10 units
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO sku_stock (sku_id, total, per_user_limit) VALUES (?, 10, 2)")) {
+                    "INSERT INTO sku_stock (sku_id, stocked, per_user_limit) VALUES (?, 10, 2)")) {
                 ps.setString(1, sku);
                 ps.executeUpdate();
             }
             // When a conditional lock takes 4 and a ledger row records it
-            try (PreparedStatement ps = c.prepareStatement("UPDATE sku_stock SET locked = locked + 4, "
-                    + "version = version + 1 WHERE sku_id = ? AND total - sold - locked >= 4")) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE sku_stock SET reserved = reserved + 4, "
+                    + "version = version + 1 WHERE sku_id = ? AND stocked - sold - reserved >= 4")) {
                 ps.setString(1, sku);
                 assertThat(ps.executeUpdate()).isEqualTo(1);
             }
@@ -44,13 +44,13 @@ class MariaDbIT {
                 ps.executeUpdate();
             }
             // Then both read back
-            try (PreparedStatement ps = c.prepareStatement("SELECT s.total, s.locked, s.sold, s.version, l.state "
+            try (PreparedStatement ps = c.prepareStatement("SELECT s.stocked, s.reserved, s.sold, s.version, l.state "
                     + "FROM sku_stock s JOIN stock_ledger l ON l.sku_id = s.sku_id WHERE s.sku_id = ?")) {
                 ps.setString(1, sku);
                 ResultSet rs = ps.executeQuery();
                 assertThat(rs.next()).isTrue();
-                assertThat(rs.getLong("total")).isEqualTo(10);
-                assertThat(rs.getLong("locked")).isEqualTo(4);
+                assertThat(rs.getLong("stocked")).isEqualTo(10);
+                assertThat(rs.getLong("reserved")).isEqualTo(4);
                 assertThat(rs.getLong("sold")).isZero();
                 assertThat(rs.getLong("version")).isEqualTo(1);
                 assertThat(rs.getString("state")).isEqualTo("TRIED");
@@ -62,8 +62,8 @@ class MariaDbIT {
     void theDatabaseItselfRefusesToOversell(Endpoints endpoints) throws SQLException {
         String sku = "it-" + UUID.randomUUID();
         try (Connection c = inventory(endpoints); Statement s = c.createStatement()) {
-            s.executeUpdate("INSERT INTO sku_stock (sku_id, total) VALUES ('" + sku + "', 3)");
-            assertThatThrownBy(() -> s.executeUpdate("UPDATE sku_stock SET locked = 4 WHERE sku_id = '" + sku + "'"))
+            s.executeUpdate("INSERT INTO sku_stock (sku_id, stocked) VALUES ('" + sku + "', 3)");
+            assertThatThrownBy(() -> s.executeUpdate("UPDATE sku_stock SET reserved = 4 WHERE sku_id = '" + sku + "'"))
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("ck_sku_stock_available");
         }

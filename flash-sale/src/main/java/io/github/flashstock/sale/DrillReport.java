@@ -26,7 +26,7 @@ import java.util.Map;
  *                        reservation whose order is not CONFIRMED (one line each, the XID and both states)
  * @param fault           what was done, to which PID, when
  * @param backAfter       from the fault until the server or service answered healthy again
- * @param settledAfter    from the end of the sale until nothing was pending, locked or held by the TC
+ * @param settledAfter    from the end of the sale until nothing was pending, reserved or held by the TC
  */
 public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders,
                           int replacedOrders, int improperAnswers, List<String> improperExamples, int contradictions,
@@ -44,21 +44,25 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     }
 
     /** One SKU after the drill: each store's view and the units of its CONFIRMED orders. */
-    public record SkuOutcome(String skuId, long stocked, long availableRedis, long soldRedis, long lockedRedis,
-                             long soldMysql, long lockedMysql, long totalMysql, long unitsInConfirmedOrders) {
+    public record SkuOutcome(String skuId, long stocked, long availableRedis, long soldRedis, long reservedRedis,
+                             long soldMysql, long reservedMysql, long stockedMysql, long unitsInConfirmedOrders) {
 
         public long oversold() {
             return Math.max(0, Math.max(unitsInConfirmedOrders, Math.max(soldRedis, soldMysql)) - stocked);
         }
 
-        /** Units neither available nor sold (Redis), and sold units that belong to no CONFIRMED order. */
+        /**
+         * Units neither available, reserved nor sold (Redis), sold units that belong to no CONFIRMED order, and units
+         * MySQL stocked differently.
+         */
         public long lost() {
-            return Math.abs(stocked - availableRedis - soldRedis) + Math.max(0, soldRedis - unitsInConfirmedOrders)
-                    + Math.abs(totalMysql - stocked);
+            return Math.abs(stocked - availableRedis - reservedRedis - soldRedis)
+                    + Math.max(0, soldRedis - unitsInConfirmedOrders) + Math.abs(stockedMysql - stocked);
         }
 
-        public long locked() {
-            return lockedRedis + lockedMysql;
+        /** Units still held by open Tries, in either store: 0 once the drill has settled. */
+        public long reserved() {
+            return reservedRedis + reservedMysql;
         }
 
         /** Redis, MySQL and the orders table count the same units sold. */
@@ -75,8 +79,8 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         return skus.stream().mapToLong(SkuOutcome::lost).sum();
     }
 
-    public long locked() {
-        return skus.stream().mapToLong(SkuOutcome::locked).sum();
+    public long reserved() {
+        return skus.stream().mapToLong(SkuOutcome::reserved).sum();
     }
 
     public boolean storesAgree() {
@@ -85,7 +89,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
 
     /** Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind. */
     public boolean clean() {
-        return settled && oversold() == 0 && lost() == 0 && locked() == 0 && storesAgree() && pendingOrders == 0
+        return settled && oversold() == 0 && lost() == 0 && reserved() == 0 && storesAgree() && pendingOrders == 0
                 && tcSessionsLeft == 0 && findings.isEmpty() && unmatched.isEmpty() && contradictions == 0 && improperAnswers == 0
                 && (!drill.survivable() || failedOrders == 0);
     }
@@ -101,14 +105,14 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 drill.survivable() ? " (a second instance took over: must be 0)" : "", replacedOrders);
         answers.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.printf("  %-40s %d%n", e.getKey(), e.getValue()));
-        out.printf("%-26s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "sold", "MySQL", "orders", "locked",
+        out.printf("%-26s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "sold", "MySQL", "orders", "reserved",
                 "oversold");
         for (SkuOutcome s : skus) {
             out.printf("%-26s %8d %8d %8d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(), s.soldMysql(),
-                    s.unitsInConfirmedOrders(), s.locked(), s.oversold());
+                    s.unitsInConfirmedOrders(), s.reserved(), s.oversold());
         }
-        out.printf("oversold %d, lost %d, locked %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
-                locked(), pendingOrders, tcSessionsLeft);
+        out.printf("oversold %d, lost %d, reserved %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
+                reserved(), pendingOrders, tcSessionsLeft);
         out.println("Redis vs MySQL vs orders: " + (storesAgree() ? "equal" : "DIFFERENT"));
         out.println("orders vs reservations:   " + (unmatched.isEmpty() ? "every CONFIRMED order has its units sold"
                 : unmatched.size() + " unmatched: " + String.join("; ", unmatched.subList(0,
@@ -125,13 +129,13 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
     /** One line per drill, for {@code bin/drill all} and the table in docs/failures.md. */
     public static void printTable(List<DrillReport> reports, PrintStream out) {
         out.println();
-        out.println("| drill | orders | 201 / 202 / 409 / failed | re-placed | oversold | lost | locked | pending "
+        out.println("| drill | orders | 201 / 202 / 409 / failed | re-placed | oversold | lost | reserved | pending "
                 + "| TC left | findings | untrue / improper answers | back after | settled after | result |");
         out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (DrillReport r : reports) {
             out.printf("| %s | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d | %d / %d | %.1f s | %s | %s |%n",
                     r.drill().cliName(), r.orders(), r.count("201"), r.count("202"), r.count("409"), r.failedOrders(),
-                    r.replacedOrders(), r.oversold(), r.lost(), r.locked(), r.pendingOrders(), r.tcSessionsLeft(),
+                    r.replacedOrders(), r.oversold(), r.lost(), r.reserved(), r.pendingOrders(), r.tcSessionsLeft(),
                     r.findings().size(), r.contradictions(), r.improperAnswers(), r.backAfter().toMillis() / 1000.0,
                     r.settled() ? String.format("%.1f s", r.settledAfter().toMillis() / 1000.0) : "not settled",
                     r.clean() ? "clean" : "NOT clean");

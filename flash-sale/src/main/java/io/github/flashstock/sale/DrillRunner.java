@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs {@link Drill}s: a sale through order-demo, one fault part-way, recovery, then waits until the system has
- * settled (no order pending, no unit locked, no global session left for the drill's orders) and reads back what
+ * settled (no order pending, no unit reserved, no global session left for the drill's orders) and reads back what
  * every buyer was told, the orders table, both stores, the coordinator and the reconciler.
  * <p>
  * The services (two inventory-service and two order-demo instances, order-demo with its {@code faults} profile) are
@@ -97,7 +97,7 @@ public final class DrillRunner implements AutoCloseable {
         Instant saleEnded = Instant.now();
         held.forEach(CompletableFuture::join);
 
-        // settle: nothing pending, nothing locked, nothing left at the coordinator for these orders
+        // settle: nothing pending, nothing reserved, nothing left at the coordinator for these orders
         boolean settled = false;
         Instant deadline = saleEnded.plus(SETTLE_LIMIT);
         Instant nextNote = saleEnded.plus(Duration.ofSeconds(10));
@@ -276,13 +276,13 @@ public final class DrillRunner implements AutoCloseable {
                             Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S"))));
                 }
                 Instant until = Instant.now().plus(Duration.ofSeconds(20));
-                while (locked(heldSku) < 3 && Instant.now().isBefore(until)) {
+                while (reserved(heldSku) < 3 && Instant.now().isBefore(until)) {
                     ServiceProcess.sleep(Duration.ofMillis(100));
                 }
                 long pid = victim.pid();
                 at = Instant.now();
                 victim.kill();
-                what = victim.name() + " (PID " + pid + ") killed with " + locked(heldSku)
+                what = victim.name() + " (PID " + pid + ") killed with " + reserved(heldSku)
                         + " order(s) on it between Try and commit";
                 ServiceProcess.sleep(drill.outage());
                 victim.start(Duration.ofMinutes(3));
@@ -402,7 +402,7 @@ public final class DrillRunner implements AutoCloseable {
         return unmatched;
     }
 
-    /** What the system has not finished yet: empty once nothing is pending, locked or held by the TC. */
+    /** What the system has not finished yet: empty once nothing is pending, reserved or held by the TC. */
     private String waitingFor(Set<String> skuIds) {
         try {
             Map<String, OrderRow> orders = orders(skuIds);
@@ -412,9 +412,10 @@ public final class DrillRunner implements AutoCloseable {
             }
             for (String sku : skuIds) {
                 JsonNode stock = stock(sku);
-                long locked = stock.path("redis").path("locked").asLong() + stock.path("mysql").path("locked").asLong();
-                if (locked != 0) {
-                    return locked + " unit(s) locked of " + sku;
+                long reserved = stock.path("redis").path("reserved").asLong()
+                        + stock.path("mysql").path("reserved").asLong();
+                if (reserved != 0) {
+                    return reserved + " unit(s) reserved of " + sku;
                 }
             }
             Set<String> xids = new HashSet<>();
@@ -433,13 +434,13 @@ public final class DrillRunner implements AutoCloseable {
         long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
         return new DrillReport.SkuOutcome(sku, redis.path("stocked").asLong(), redis.path("available").asLong(),
-                redis.path("sold").asLong(), redis.path("locked").asLong(), mysql.path("sold").asLong(),
-                mysql.path("locked").asLong(), mysql.path("total").asLong(), inOrders);
+                redis.path("sold").asLong(), redis.path("reserved").asLong(), mysql.path("sold").asLong(),
+                mysql.path("reserved").asLong(), mysql.path("stocked").asLong(), inOrders);
     }
 
-    private long locked(String sku) {
+    private long reserved(String sku) {
         try {
-            return stock(sku).path("redis").path("locked").asLong();
+            return stock(sku).path("redis").path("reserved").asLong();
         } catch (RuntimeException e) {
             return 0;
         }
@@ -505,7 +506,7 @@ public final class DrillRunner implements AutoCloseable {
                         + sku))
                 .header("Authorization", "Bearer " + services.adminToken())
                 .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"total\":" + units + ",\"perUserLimit\":1000}")).build());
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"stocked\":" + units + ",\"perUserLimit\":1000}")).build());
         if (r.statusCode() / 100 != 2) {
             throw new IllegalStateException("cannot create SKU " + sku + ": " + r.statusCode() + " " + r.body());
         }

@@ -201,7 +201,7 @@ public final class FlashSale {
     }
 
     private void createSku(SalePlan.SkuOnSale sku) {
-        String body = "{\"total\":" + sku.units() + ",\"perUserLimit\":" + sku.perUserLimit() + ",\"segments\":"
+        String body = "{\"stocked\":" + sku.units() + ",\"perUserLimit\":" + sku.perUserLimit() + ",\"segments\":"
                 + sku.segments() + "}";
         HttpResponse<String> created = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + sku.skuId()))
                 .header("Authorization", "Bearer " + adminToken)
@@ -336,8 +336,8 @@ public final class FlashSale {
             JsonNode redis = stock.path("redis");
             JsonNode mysql = stock.path("mysql");
             skus.add(new SaleReport.SkuResult(sku.skuId(), redis.path("stocked").asLong(), redis.path("sold").asLong(),
-                    mysql.path("sold").asLong(), redis.path("available").asLong(), redis.path("locked").asLong(),
-                    mysql.path("locked").asLong(), mysql.path("total").asLong(),
+                    mysql.path("sold").asLong(), redis.path("available").asLong(), redis.path("reserved").asLong(),
+                    mysql.path("reserved").asLong(), mysql.path("stocked").asLong(),
                     confirmedUnits.getOrDefault(sku.skuId(), 0L)));
         }
         List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());

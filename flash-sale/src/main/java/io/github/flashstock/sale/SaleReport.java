@@ -20,17 +20,17 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
     }
 
     /** One SKU after the sale. {@code redis*} and {@code mysql*} are the two stores' own views. */
-    public record SkuResult(String skuId, long stocked, long soldRedis, long soldMysql, long remainingRedis,
-                            long lockedRedis, long lockedMysql, long totalMysql, long unitsInConfirmedOrders) {
+    public record SkuResult(String skuId, long stocked, long soldRedis, long soldMysql, long availableRedis,
+                            long reservedRedis, long reservedMysql, long stockedMysql, long unitsInConfirmedOrders) {
 
         public long oversold() {
             return Math.max(0, Math.max(soldRedis, soldMysql) - stocked);
         }
 
-        /** Both stores tell the same story, and nothing is left locked. */
+        /** Both stores tell the same story, and nothing is left reserved. */
         public boolean storesAgree() {
-            return soldRedis == soldMysql && lockedRedis == 0 && lockedMysql == 0
-                    && remainingRedis + soldRedis == stocked && totalMysql == stocked;
+            return soldRedis == soldMysql && reservedRedis == 0 && reservedMysql == 0
+                    && availableRedis + soldRedis == stocked && stockedMysql == stocked;
         }
 
         /** Every sold unit belongs to a confirmed order and every confirmed unit is sold. */
@@ -81,17 +81,17 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
             duringTheSale.forEach(line -> out.println("  " + line));
         }
         out.println();
-        out.printf("%-22s %8s %8s %8s %10s %8s %10s %9s%n", "SKU", "stocked", "sold", "remain", "sold MySQL",
-                "locked", "in orders", "oversold");
+        out.printf("%-22s %8s %8s %8s %10s %8s %10s %9s%n", "SKU", "stocked", "sold", "avail", "sold MySQL",
+                "reserved", "in orders", "oversold");
         for (SkuResult s : skus) {
             out.printf("%-22s %8d %8d %8d %10d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(),
-                    s.remainingRedis(), s.soldMysql(), s.lockedRedis() + s.lockedMysql(), s.unitsInConfirmedOrders(),
+                    s.availableRedis(), s.soldMysql(), s.reservedRedis() + s.reservedMysql(), s.unitsInConfirmedOrders(),
                     s.oversold());
         }
         out.println();
         out.printf("oversold units: %d (checked: sold <= stocked in Redis and in MySQL)%n", oversold());
         out.printf("Redis vs MySQL: %s%n", skus.stream().allMatch(SkuResult::storesAgree)
-                ? "equal (sold, locked, remaining + sold = stocked)" : "DIFFERENT");
+                ? "equal (sold; nothing reserved; available + sold = stocked)" : "DIFFERENT");
         out.printf("orders vs stock: %s%n", skus.stream().allMatch(SkuResult::unitsAccounted)
                 ? "units of the confirmed orders = units sold" : "DIFFERENT");
         out.printf("order states:   %s%n", statusMismatches == 0

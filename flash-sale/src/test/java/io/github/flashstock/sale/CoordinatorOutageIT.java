@@ -31,7 +31,7 @@ class CoordinatorOutageIT {
         // Given an order whose inventory Try succeeded, held before its global commit
         CompletableFuture<Http.Reply> placing = CompletableFuture.supplyAsync(
                 () -> http.placeOrder(order("cora", sku, 2), "delay-after-reserve=PT25S"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("locked").asInt() == 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("reserved").asInt() == 2);
 
         // When the coordinator is down while the order service tries to commit
         AtomicReference<Http.Reply> answered = new AtomicReference<>();
@@ -56,7 +56,7 @@ class CoordinatorOutageIT {
         int expectedSold = outcome.equals("CONFIRMED") ? 2 : 0;
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             JsonNode stock = http.stock(sku);
-            assertThat(stock.path("redis").path("locked").asInt()).isZero();
+            assertThat(stock.path("redis").path("reserved").asInt()).isZero();
             assertThat(stock.path("redis").path("sold").asInt()).isEqualTo(expectedSold);
             assertThat(stock.path("mysql").path("sold").asInt()).isEqualTo(expectedSold);
             assertThat(stock.path("redis").path("available").asInt()).isEqualTo(10 - expectedSold);

@@ -47,7 +47,7 @@ class DrillReportTest {
         assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 5).lost()).isEqualTo(1);
         // MySQL sold differs
         assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 5, 0, 10, 6).agree()).isFalse();
-        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 2, 10, 6).locked()).isEqualTo(3);
+        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 2, 10, 6).reserved()).isEqualTo(3);
     }
 
     @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every drill of {@code bin/drill}, with a smaller sale (200 buyers, 24 at a time; {@code bin/drill} runs 1,500):
- * a process killed or paused part-way, brought back, and then nothing oversold, lost or left locked, no order
+ * a process killed or paused part-way, brought back, and then nothing oversold, lost or left reserved, no order
  * pending, no global session left at the TC, nothing for the reconciler, no answer the final state contradicts,
  * and where a second instance took over, not one failed order.
  */
@@ -70,10 +70,10 @@ class DrillsIT {
 
         SoftAssertions soft = new SoftAssertions();
         String d = drill.cliName() + ": ";
-        soft.assertThat(report.settled()).as(d + "settled: nothing pending, locked or held by the TC").isTrue();
+        soft.assertThat(report.settled()).as(d + "settled: nothing pending, reserved or held by the TC").isTrue();
         soft.assertThat(report.oversold()).as(d + "units oversold").isZero();
         soft.assertThat(report.lost()).as(d + "units lost").isZero();
-        soft.assertThat(report.locked()).as(d + "units still locked").isZero();
+        soft.assertThat(report.reserved()).as(d + "units still reserved").isZero();
         soft.assertThat(report.storesAgree()).as(d + "Redis, MySQL and the CONFIRMED orders count the same sold units: "
                         + report.skus())
                 .isTrue();

@@ -341,7 +341,7 @@ class HostileInputIT {
         // MySQL: the target SKU's row and ledger, how many SKUs exist, repairs, orders (other SKUs' ledgers may still
         // be filling from earlier tests' events, so they are left out)
         state.put("inventory", rows(stack, "inventory", "SELECT (SELECT COUNT(*) FROM sku_stock),"
-                + " (SELECT CONCAT_WS('/', total, sold, locked, version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
+                + " (SELECT CONCAT_WS('/', stocked, sold, reserved, version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM repair_audit)"));
         state.put("orders", rows(stack, "orders", "SELECT (SELECT COUNT(*) FROM orders),"

@@ -34,7 +34,7 @@ final class Http {
     Reply createSku(String skuId, int units, int perUserLimit) {
         return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + skuId))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"total\":" + units + ",\"perUserLimit\":" + perUserLimit
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"stocked\":" + units + ",\"perUserLimit\":" + perUserLimit
                         + ",\"segments\":1}")));
     }
 

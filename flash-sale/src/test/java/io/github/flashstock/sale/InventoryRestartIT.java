@@ -23,7 +23,7 @@ class InventoryRestartIT {
         // Given an order whose inventory Try succeeded, held before its global commit
         CompletableFuture<Http.Reply> placing = CompletableFuture.supplyAsync(
                 () -> http.placeOrder(order("henry", sku, 3), "delay-after-reserve=PT8S"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("locked").asInt() == 3);
+        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("reserved").asInt() == 3);
 
         // When the inventory service dies (no shutdown hook runs) and the commit is attempted without it
         services.inventory().kill();
@@ -36,7 +36,7 @@ class InventoryRestartIT {
             JsonNode stock = http.stock(sku);
             assertThat(stock.path("redis").path("sold").asInt()).isEqualTo(3);
             assertThat(stock.path("mysql").path("sold").asInt()).isEqualTo(3);
-            assertThat(stock.path("redis").path("locked").asInt()).isZero();
+            assertThat(stock.path("redis").path("reserved").asInt()).isZero();
         });
         JsonNode stock = http.stock(sku);
         assertThat(stock.path("redis").path("available").asInt()).isEqualTo(7);

@@ -240,11 +240,11 @@ class NacosModeIT {
         return services.inventories().stream().mapToDouble(s -> NacosFixture.metric(s.url(), name, tag)).sum();
     }
 
-    /** Once the coordinator has finished every branch: Redis and MySQL agree, nothing locked, nothing oversold. */
+    /** Once the coordinator has finished every branch: Redis and MySQL agree, nothing reserved, nothing oversold. */
     private static void awaitStoresAgree(String sku, int stocked) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             JsonNode stock = http.stock(sku);
-            assertThat(stock.path("redis").path("locked").asInt()).isZero();
+            assertThat(stock.path("redis").path("reserved").asInt()).isZero();
             assertThat(stock.path("mysql").path("sold").asInt()).isEqualTo(stock.path("redis").path("sold").asInt());
             assertThat(stock.path("redis").path("sold").asInt()).isLessThanOrEqualTo(stocked);
         });

@@ -134,13 +134,13 @@ class OrderTransactionsIT {
         assertStock(sku, 0, 10);
     }
 
-    /** Sold units and remaining units, as Redis and MySQL each see them, with nothing left locked. */
+    /** Sold units and remaining units, as Redis and MySQL each see them, with nothing left reserved. */
     private void assertStock(String sku, int sold, int available) {
         JsonNode stock = http.stock(sku);
         assertThat(stock.path("redis").path("sold").asInt()).as("sold in Redis").isEqualTo(sold);
         assertThat(stock.path("mysql").path("sold").asInt()).as("sold in MySQL").isEqualTo(sold);
-        assertThat(stock.path("redis").path("locked").asInt()).as("locked in Redis").isZero();
-        assertThat(stock.path("mysql").path("locked").asInt()).as("locked in MySQL").isZero();
+        assertThat(stock.path("redis").path("reserved").asInt()).as("reserved in Redis").isZero();
+        assertThat(stock.path("mysql").path("reserved").asInt()).as("reserved in MySQL").isZero();
         assertThat(stock.path("redis").path("available").asInt()).as("available in Redis").isEqualTo(available);
         assertThat(stock.path("mysql").path("available").asInt()).as("available in MySQL").isEqualTo(available);
     }

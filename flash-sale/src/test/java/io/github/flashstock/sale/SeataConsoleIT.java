@@ -39,7 +39,7 @@ class SeataConsoleIT {
         // an order held open after its inventory Try, so that its global transaction is still in the TC
         CompletableFuture<Http.Reply> placing = CompletableFuture.supplyAsync(
                 () -> http.placeOrder(order("kim", sku, 1), "delay-after-reserve=PT6S"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("locked").asInt() == 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> http.stock(sku).path("redis").path("reserved").asInt() == 1);
         JsonNode session = await().atMost(Duration.ofSeconds(10)).until(() -> sessionHolding(console, token, sku),
                 s -> s != null);
 

@@ -84,7 +84,7 @@ class SeataThroughNacosIT {
             assertThat(http.order(rolledBack.body().path("orderId").asText()).body().path("status").asText())
                     .isEqualTo("CANCELLED");
             assertThat(http.stock(sku).path("mysql").path("sold").asInt()).isEqualTo(3);
-            assertThat(http.stock(sku).path("redis").path("locked").asInt()).isZero();
+            assertThat(http.stock(sku).path("redis").path("reserved").asInt()).isZero();
         });
     }
 }

@@ -22,17 +22,17 @@ public sealed interface StockMoved {
 
     Instant at();
 
-    /** The Try locked {@code quantity} units for {@code userId}. */
+    /** The Try reserved {@code quantity} units for {@code userId}. */
     record StockReserved(String xid, String reservationId, long branchId, String skuId, long quantity,
                          String userId, Instant at) implements StockMoved {
     }
 
-    /** The Confirm sold the units the Try had locked. */
+    /** The Confirm sold the units the Try had reserved. */
     record StockConfirmed(String xid, String reservationId, long branchId, String skuId, long quantity, Instant at)
             implements StockMoved {
     }
 
-    /** The Cancel gave the units the Try had locked back. */
+    /** The Cancel gave the units the Try had reserved back. */
     record StockReleased(String xid, String reservationId, long branchId, String skuId, long quantity, Instant at)
             implements StockMoved {
     }

@@ -23,7 +23,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
 /**
- * Compares, per SKU, Redis (total, locked, sold), MySQL's {@code sku_stock} and the ledger, and reports every
+ * Compares, per SKU, Redis (available, reserved, sold), MySQL's {@code sku_stock} and the ledger, and reports every
  * disagreement; it never repairs (see {@link Repairs}). Runs on a schedule and on demand; the latest report is
  * kept, published to RocketMQ and counted per finding kind.
  */
@@ -173,27 +173,27 @@ public class Reconciler {
     }
 
     /**
-     * Redis against MySQL: Redis's total must be what MySQL has on hand for it ({@code total - sold - locked}),
-     * and Redis's confirmed units ({@code sold - locked}) must be MySQL's sold.
+     * Redis against MySQL: the units Redis has not sold ({@code available + reserved}) must be what MySQL has
+     * available to it ({@code stocked - sold - reserved}, MySQL's reserved being the MySQL path's), and both must
+     * have sold the same units.
      */
     private Optional<Map<String, Object>> drift(String sku) {
         SkuStockRow m = skus.find(sku);
         Optional<RedisStock> r = redis.read(sku);
         if (r.isEmpty()) {
-            return Optional.of(Map.of("redisMissing", true, "mysqlOnHand", m.available()));
+            return Optional.of(Map.of("redisMissing", true, "mysqlAvailable", m.available()));
         }
-        long onHand = m.total() - m.sold() - m.locked();
-        long redisConfirmed = r.get().sold() - r.get().locked();
-        if (r.get().total() == onHand && redisConfirmed == m.sold()) {
+        long redisUnsold = r.get().unsold();
+        if (redisUnsold == m.available() && r.get().sold() == m.sold()) {
             return Optional.empty();
         }
         Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("redisTotal", r.get().total());
-        facts.put("mysqlOnHand", onHand);
-        facts.put("totalDifference", r.get().total() - onHand);
-        facts.put("redisConfirmed", redisConfirmed);
+        facts.put("redisUnsold", redisUnsold);
+        facts.put("mysqlAvailable", m.available());
+        facts.put("unsoldDifference", redisUnsold - m.available());
+        facts.put("redisSold", r.get().sold());
         facts.put("mysqlSold", m.sold());
-        facts.put("soldDifference", redisConfirmed - m.sold());
+        facts.put("soldDifference", r.get().sold() - m.sold());
         return Optional.of(facts);
     }
 

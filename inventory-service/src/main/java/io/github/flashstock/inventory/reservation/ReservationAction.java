@@ -19,7 +19,7 @@ public interface ReservationAction {
      * Try: locks every line in Redis, all or nothing. Idempotent per (xid, reservation id), also across branches.
      *
      * @return true when reserved now or before
-     * @throws ReservationRefused when the stock, the purchase limit or an earlier Cancel refuses it (nothing locked)
+     * @throws ReservationRefused when the stock, the purchase limit or an earlier Cancel refuses it (nothing reserved)
      */
     @TwoPhaseBusinessAction(name = NAME, commitMethod = "confirm", rollbackMethod = "cancel", useTCCFence = false)
     boolean reserve(BusinessActionContext context,

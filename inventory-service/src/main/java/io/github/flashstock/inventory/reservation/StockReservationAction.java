@@ -66,7 +66,7 @@ class StockReservationAction implements ReservationAction {
             List<StockLine> stockLines = ReservationLines.decode(lines);
             gate.beforeScript(context.getXid(), reservationId);
             // One script per slot group (one group on a standalone Redis). When a later group is refused, the
-            // earlier ones stay locked and the Try throws: the global rollback's Cancel releases them.
+            // earlier ones stay reserved and the Try throws: the global rollback's Cancel releases them.
             TryOutcome result = new TryOutcome.AlreadyReserved();
             for (List<StockLine> group : slotGroups.of(stockLines)) {
                 TryOutcome groupResult = tryGroup(context, reservationId, userId, group);
@@ -149,7 +149,7 @@ class StockReservationAction implements ReservationAction {
                     events.publishEvent(moved(phase, context, reservationId, line.skuId(), outcome.quantity()));
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
                     if (phase == Phase.CONFIRM) {
-                        log.error("confirm found no reservation record for SKU {}: nothing was locked in Redis"
+                        log.error("confirm found no reservation record for SKU {}: nothing was reserved in Redis"
                                 + " to confirm (Redis lost it?); left for reconciliation", line.skuId());
                     } else {
                         log.info("empty rollback for SKU {}: tombstone written", line.skuId());

@@ -40,7 +40,7 @@ import org.springframework.stereotype.Component;
  * with an error, each Try of the call is sent again alone, so that only the one causing the error fails. That is
  * safe because the script decides the whole call before its first write, and the errors come from deciding
  * (corrupt values); an error while writing (a key of the wrong type under a SKU's prefix) could leave locks without
- * fence records, which keeps units locked, never oversold, until the reconciler reports the drift. A Try that
+ * fence records, which keeps units reserved, never oversold, until the reconciler reports the drift. A Try that
  * failed may still have reserved (a reply lost after the script ran); its global transaction rolls back, and
  * Cancel releases what the fence record holds.
  */

@@ -18,7 +18,7 @@ public sealed interface TryOutcome {
         return code().name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Every line without a record is now locked. */
+    /** Every line without a record is now reserved. */
     record Reserved() implements TryOutcome {
         @Override
         public Code code() {

@@ -36,7 +36,7 @@ public class TryScript {
 
     /**
      * Decides the reservations one after the other in one script call, each seeing what the ones before it
-     * locked.
+     * reserved.
      *
      * @return one outcome per request, in the same order
      */

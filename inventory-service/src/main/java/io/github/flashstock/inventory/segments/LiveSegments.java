@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * <p>
  * Several instances receive the same change. The script is atomic and answers UNCHANGED when the SKU already has the
  * count, so the first instance to run it applies the change and the others see it done. Re-segmenting moves only
- * available units and leaves locked ones where their reservations expect them, so it is safe in the middle of a
+ * available units and leaves reserved ones where their reservations expect them, so it is safe in the middle of a
  * sale. At start, per-SKU overrides that Redis does not show yet are applied the same way.
  */
 @Component

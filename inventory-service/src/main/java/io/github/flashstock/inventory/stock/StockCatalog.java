@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.stereotype.Service;
 
 /**
@@ -25,6 +26,7 @@ import org.springframework.stereotype.Service;
  * the side-by-side view of both stores.
  */
 @Service
+@DependsOn("stockModelMigration") // stock is in the shared vocabulary before anyone reads or sells it
 public class StockCatalog {
 
     private static final Logger log = LoggerFactory.getLogger(StockCatalog.class);
@@ -55,12 +57,12 @@ public class StockCatalog {
     public enum Creation { CREATED, ALREADY_EXISTS }
 
     /** Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. */
-    public Creation create(String skuId, long total, Integer perUserLimit, int segments) {
-        boolean created = skus.create(skuId, total, perUserLimit) == 1;
+    public Creation create(String skuId, long stocked, Integer perUserLimit, int segments) {
+        boolean created = skus.create(skuId, stocked, perUserLimit) == 1;
         if (!created) {
             return Creation.ALREADY_EXISTS;
         }
-        InitOutcome outcome = init.run(skuId, total, 0, perUserLimit == null ? 0 : perUserLimit, segments);
+        InitOutcome outcome = init.run(skuId, stocked, 0, perUserLimit == null ? 0 : perUserLimit, segments);
         if (outcome instanceof InitOutcome.AlreadyExists existing) {
             log.warn("SKU {} was new in MySQL but already had stock in Redis ({}); Redis left as it was", skuId,
                     existing);
@@ -70,29 +72,29 @@ public class StockCatalog {
 
     /**
      * Adds units in MySQL, then in Redis under {@code operationId}, so that a retried request adds them once in
-     * Redis. @return the new Redis total, empty when the SKU is unknown
+     * Redis. @return the SKU's stock in Redis afterwards, empty when the SKU is unknown
      */
-    public Optional<Long> restock(String skuId, long units, String operationId) {
+    public Optional<RedisStock> restock(String skuId, long units, String operationId) {
         if (skus.find(skuId) == null) {
             return Optional.empty();
         }
         RestockOutcome outcome = restock.run(skuId, units, operationId, REMEMBER_RESTOCK);
-        if (outcome instanceof RestockOutcome.Restocked r) {
+        if (outcome instanceof RestockOutcome.Restocked) {
             skus.restock(skuId, units);
-            return Optional.of(r.total());
+            return reader.read(skuId);
         }
-        if (outcome instanceof RestockOutcome.AlreadyApplied a) {
-            return Optional.of(a.total());
+        if (outcome instanceof RestockOutcome.AlreadyApplied) {
+            return reader.read(skuId);
         }
-        // known to MySQL, not loaded into Redis yet: load it (with MySQL's new total), then report
+        // known to MySQL, not loaded into Redis yet: load it (with MySQL's new stock), then report
         skus.restock(skuId, units);
         loadIntoRedis(skuId);
-        return reader.read(skuId).map(RedisStock::total);
+        return reader.read(skuId);
     }
 
     /**
      * Loads a SKU that MySQL knows but Redis lacks (warm-up, or a Try that met an unknown SKU): Redis gets the
-     * units MySQL has neither sold nor locked. One load per SKU at a time in this instance; across instances the
+     * units MySQL has available (neither sold nor reserved). One load per SKU at a time in this instance; across instances the
      * init script's never-overwrite rule makes a second load a no-op.
      *
      * @return true when the SKU now has stock in Redis
@@ -145,7 +147,7 @@ public class StockCatalog {
         if (row == null) {
             return new Rebuild.Unknown();
         }
-        return reload.run(skuId, row.total(), row.sold(), row.locked(),
+        return reload.run(skuId, row.stocked(), row.sold(), row.reserved(),
                         row.perUserLimit() == null ? 0 : row.perUserLimit(), Duration.ofSeconds(30))
                 .<Rebuild>map(Rebuild.Done::new)
                 .orElseGet(Rebuild.InProgress::new);

@@ -39,7 +39,7 @@ class BrokerOutageIT extends InventoryITSupport {
         admin.setBearerAuth(ADMIN_TOKEN);
         admin.setContentType(MediaType.APPLICATION_JSON);
         String sku = "sku-" + UUID.randomUUID();
-        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("total", 50), admin), String.class);
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", 50), admin), String.class);
         List<String> open = new ArrayList<>();
         List<GlobalTransaction> openTx = new ArrayList<>();
 

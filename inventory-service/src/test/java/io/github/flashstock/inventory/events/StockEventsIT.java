@@ -56,7 +56,7 @@ class StockEventsIT extends InventoryITSupport {
         HttpHeaders admin = new HttpHeaders();
         admin.setBearerAuth(ADMIN_TOKEN);
         admin.setContentType(MediaType.APPLICATION_JSON);
-        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("total", 10), admin), String.class);
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", 10), admin), String.class);
         GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
         tx.begin(60_000, "events-it");
         String xid = tx.getXid();

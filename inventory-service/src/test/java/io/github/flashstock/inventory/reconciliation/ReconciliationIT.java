@@ -55,7 +55,7 @@ class ReconciliationIT extends InventoryITSupport {
 
     private String sku(long total) {
         String sku = "sku-" + UUID.randomUUID();
-        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("total", total), admin()), String.class);
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", total), admin()), String.class);
         return sku;
     }
 
@@ -90,9 +90,9 @@ class ReconciliationIT extends InventoryITSupport {
 
         // and a SKU whose Redis hash was edited behind the service's back: 5 units appeared
         String edited = sku(10);
-        redis.opsForHash().increment("inv:{" + edited + "}", "total", 5);
+        redis.opsForHash().increment("inv:{" + edited + "}", "available", 5);
         redis.opsForHash().increment("inv:{" + edited + "}", "stocked", 5);
-        redis.opsForHash().increment("inv:{" + edited + "}:seg:0", "total", 5);
+        redis.opsForHash().increment("inv:{" + edited + "}:seg:0", "available", 5);
 
         // and a SKU with a reservation TRIED under a global transaction the TC never had
         String stale = sku(10);
@@ -108,9 +108,10 @@ class ReconciliationIT extends InventoryITSupport {
         assertThat(findingsOf(report, healthy)).isEmpty();
         assertThat(findingsOf(report, edited)).singleElement().satisfies(f -> {
             assertThat(f.path("kind").asText()).isEqualTo("REDIS_MYSQL_DRIFT");
-            assertThat(f.at("/facts/totalDifference").asLong()).isEqualTo(5);
-            assertThat(f.at("/facts/redisTotal").asLong()).isEqualTo(15);
-            assertThat(f.at("/facts/mysqlOnHand").asLong()).isEqualTo(10);
+            assertThat(f.at("/facts/unsoldDifference").asLong()).isEqualTo(5);
+            assertThat(f.at("/facts/redisUnsold").asLong()).isEqualTo(15);
+            assertThat(f.at("/facts/mysqlAvailable").asLong()).isEqualTo(10);
+            assertThat(f.at("/facts/soldDifference").asLong()).isZero();
         });
         assertThat(findingsOf(report, stale)).singleElement().satisfies(f -> {
             assertThat(f.path("kind").asText()).isEqualTo("STALE_RESERVATION");
@@ -133,8 +134,8 @@ class ReconciliationIT extends InventoryITSupport {
         JsonNode after = run();
         assertThat(findingsOf(after, edited)).isEmpty();
         assertThat(findingsOf(after, stale)).isEmpty();
-        assertThat(http.getForObject("/skus/" + edited + "/stock", JsonNode.class).at("/redis/total").asLong()).isEqualTo(10);
-        assertThat(http.getForObject("/skus/" + stale + "/stock", JsonNode.class).at("/redis/locked").asLong()).isZero();
+        assertThat(http.getForObject("/skus/" + edited + "/stock", JsonNode.class).at("/redis/available").asLong()).isEqualTo(10);
+        assertThat(http.getForObject("/skus/" + stale + "/stock", JsonNode.class).at("/redis/reserved").asLong()).isZero();
         for (String[] expected : new String[][] {{edited, "REBUILD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
             JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
                     new HttpEntity<>(null, admin()), JsonNode.class).getBody();
@@ -184,7 +185,7 @@ class ReconciliationIT extends InventoryITSupport {
 
             assertThat(refused.getStatusCode().value()).isEqualTo(409);
             assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:release-refused");
-            assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/locked").asLong())
+            assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/reserved").asLong())
                     .isEqualTo(1);
         } finally {
             tx.rollback();

@@ -41,8 +41,8 @@ class AdminApiIT extends InventoryITSupport {
     void refusesAdminCallsWithoutTheTokenAndChangesNothing() {
         String sku = "sku-" + UUID.randomUUID();
 
-        ResponseEntity<JsonNode> none = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5), null);
-        ResponseEntity<JsonNode> wrong = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5), "nope");
+        ResponseEntity<JsonNode> none = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 5), null);
+        ResponseEntity<JsonNode> wrong = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 5), "nope");
 
         assertThat(none.getStatusCode().value()).isEqualTo(401);
         assertThat(wrong.getStatusCode().value()).isEqualTo(401);
@@ -54,9 +54,9 @@ class AdminApiIT extends InventoryITSupport {
     void createsASkuOnceAndRestocksIt() {
         String sku = "sku-" + UUID.randomUUID();
 
-        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 500, "perUserLimit", 5, "segments", 4),
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 500, "perUserLimit", 5, "segments", 4),
                 ADMIN_TOKEN).getStatusCode().value()).isEqualTo(201);
-        ResponseEntity<JsonNode> again = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 1), ADMIN_TOKEN);
+        ResponseEntity<JsonNode> again = admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 1), ADMIN_TOKEN);
         assertThat(again.getStatusCode().value()).isEqualTo(409);
         assertThat(again.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:sku-exists");
 
@@ -69,23 +69,25 @@ class AdminApiIT extends InventoryITSupport {
         assertThat(restocked.getStatusCode().value()).isEqualTo(200);
 
         JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
-        assertThat(stock.at("/redis/total").asLong()).isEqualTo(600);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(600);
+        assertThat(stock.at("/redis/stocked").asLong()).isEqualTo(600);
         assertThat(stock.at("/redis/segments").asInt()).isEqualTo(4);
         assertThat(stock.at("/redis/perUserLimit").asInt()).isEqualTo(5);
-        assertThat(stock.at("/mysql/total").asLong()).isEqualTo(600);
+        assertThat(stock.at("/mysql/stocked").asLong()).isEqualTo(600);
         assertThat(stock.at("/mysql/perUserLimit").asInt()).isEqualTo(5);
     }
 
     @Test
     void reloadsASkuFromMySqlAndRefusesAConcurrentReload() {
         String sku = new InventoryClient(http).skuWith(10, null, 1);
-        redis.opsForHash().put("inv:{" + sku + "}", "total", "999");
+        redis.opsForHash().put("inv:{" + sku + "}", "available", "999");
 
         ResponseEntity<JsonNode> reloaded = admin(HttpMethod.POST, "/admin/skus/" + sku + "/reload", null, ADMIN_TOKEN);
 
         assertThat(reloaded.getStatusCode().value()).as("%s", reloaded.getBody()).isEqualTo(200);
-        assertThat(reloaded.getBody().path("total").asLong()).isEqualTo(10);
-        assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/total").asLong()).isEqualTo(10);
+        assertThat(reloaded.getBody().path("available").asLong()).isEqualTo(10);
+        assertThat(reloaded.getBody().path("reserved").asLong()).isZero();
+        assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/available").asLong()).isEqualTo(10);
 
         redis.opsForValue().set("inv:{" + sku + "}:reload", "another-instance", java.time.Duration.ofSeconds(30));
         ResponseEntity<JsonNode> busy = admin(HttpMethod.POST, "/admin/skus/" + sku + "/reload", null, ADMIN_TOKEN);
@@ -100,13 +102,13 @@ class AdminApiIT extends InventoryITSupport {
     @Test
     void rejectsInvalidAdminInput() {
         String sku = "sku-" + UUID.randomUUID();
-        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", -1), ADMIN_TOKEN)
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", -1), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
-        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5, "segments", 0), ADMIN_TOKEN)
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 5, "segments", 0), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
-        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("total", 5, "perUserLimit", 0), ADMIN_TOKEN)
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/" + sku, Map.of("stocked", 5, "perUserLimit", 0), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
-        assertThat(admin(HttpMethod.PUT, "/admin/skus/bad*sku", Map.of("total", 5), ADMIN_TOKEN)
+        assertThat(admin(HttpMethod.PUT, "/admin/skus/bad*sku", Map.of("stocked", 5), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
         assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
     }
@@ -115,7 +117,7 @@ class AdminApiIT extends InventoryITSupport {
     void aSkuKnownOnlyToMySqlIsLoadedIntoRedisByTheFirstTry() {
         // Given a SKU in MySQL that Redis has never seen (e.g. Redis was emptied)
         String sku = "sku-" + UUID.randomUUID();
-        jdbc.update("INSERT INTO sku_stock (sku_id, total, sold) VALUES (?, 20, 5)", sku);
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, sold) VALUES (?, 20, 5)", sku);
         assertThat(redis.hasKey("inv:{" + sku + "}")).isFalse();
 
         // When a reservation meets it
@@ -129,7 +131,7 @@ class AdminApiIT extends InventoryITSupport {
             // Then it was loaded with what MySQL had left, and reserved
             assertThat(r.getStatusCode().value()).as("%s", r.getBody()).isEqualTo(201);
             JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
-            assertThat(stock.at("/redis/total").asLong()).isEqualTo(15);
+            assertThat(stock.at("/redis/available").asLong() + stock.at("/redis/reserved").asLong()).isEqualTo(15);
             assertThat(stock.at("/redis/sold").asLong()).isEqualTo(5);
         } catch (Exception e) {
             throw new AssertionError(e);

@@ -23,8 +23,8 @@ class CancelScriptIT extends ScriptITSupport {
         assertThat(first).isEqualTo(new PhaseOutcome.Applied(3));
         assertThat(replay).isEqualTo(new PhaseOutcome.AlreadyApplied(3));
         RedisStock stock = scripts.stock(t.sku());
-        assertThat(stock.total()).isEqualTo(10);
-        assertThat(stock.locked()).isZero();
+        assertThat(stock.unsold()).isEqualTo(10);
+        assertThat(stock.reserved()).isZero();
         assertThat(stock.sold()).isZero();
         assertThat(stock.segmentsView()).singleElement().isEqualTo(new RedisStock.Segment(0, 10, 0));
         assertThat(scripts.reader.heldBy(t.sku(), "alice")).isZero();
@@ -42,7 +42,7 @@ class CancelScriptIT extends ScriptITSupport {
                 .isEqualTo(new TryOutcome.ReservationCancelled(sku));
         assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CANCELLED");
         assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isPositive();
-        assertThat(scripts.stock(sku).locked()).isZero();
+        assertThat(scripts.stock(sku).reserved()).isZero();
     }
 
     @Test
@@ -53,7 +53,7 @@ class CancelScriptIT extends ScriptITSupport {
         assertThat(scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION))
                 .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
         assertThat(scripts.stock(t.sku()).sold()).isEqualTo(3);
-        assertThat(scripts.stock(t.sku()).total()).isEqualTo(7);
+        assertThat(scripts.stock(t.sku()).unsold()).isEqualTo(7);
     }
 
     @Test

@@ -73,15 +73,15 @@ class ClusterReservationIT extends InventoryITSupport {
         // the first slot group was locked before the second refused
         assertThat(refused.getStatusCode().value()).as("%s", refused.getBody()).isEqualTo(409);
         assertThat(refused.getBody().path("skuId").asText()).isEqualTo(scarce);
-        assertThat(inventory.stock(plenty).at("/redis/locked").asLong()).isEqualTo(2);
+        assertThat(inventory.stock(plenty).at("/redis/reserved").asLong()).isEqualTo(2);
 
         tx.rollback();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(plenty).at("/redis/locked").asLong() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(plenty).at("/redis/reserved").asLong() == 0);
         JsonNode stock = inventory.stock(plenty);
-        assertThat(stock.at("/redis/total").asLong()).isEqualTo(10);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(10);
         assertThat(stock.at("/redis/sold").asLong()).isZero();
-        assertThat(inventory.stock(scarce).at("/redis/locked").asLong()).isZero();
+        assertThat(inventory.stock(scarce).at("/redis/reserved").asLong()).isZero();
     }
 
     @Test
@@ -97,7 +97,7 @@ class ClusterReservationIT extends InventoryITSupport {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(skus.get(1)).at("/mysql/sold").asLong() == 3);
         assertThat(inventory.stock(skus.get(0)).at("/mysql/sold").asLong()).isEqualTo(1);
-        assertThat(inventory.stock(skus.get(0)).at("/redis/total").asLong()).isEqualTo(9);
-        assertThat(inventory.stock(skus.get(1)).at("/redis/total").asLong()).isEqualTo(7);
+        assertThat(inventory.stock(skus.get(0)).at("/redis/available").asLong()).isEqualTo(9);
+        assertThat(inventory.stock(skus.get(1)).at("/redis/available").asLong()).isEqualTo(7);
     }
 }

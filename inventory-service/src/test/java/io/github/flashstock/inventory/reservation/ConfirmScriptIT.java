@@ -22,10 +22,10 @@ class ConfirmScriptIT extends ScriptITSupport {
         assertThat(first).isEqualTo(new PhaseOutcome.Applied(3));
         assertThat(replay).isEqualTo(new PhaseOutcome.AlreadyApplied(3));
         RedisStock stock = scripts.stock(t.sku());
-        assertThat(stock.total()).isEqualTo(7);
-        assertThat(stock.locked()).isZero();
+        assertThat(stock.unsold()).isEqualTo(7);
+        assertThat(stock.reserved()).isZero();
         assertThat(stock.sold()).isEqualTo(3);
-        assertThat(stock.total() + stock.sold() - stock.locked()).isEqualTo(stock.stocked()).isEqualTo(10);
+        assertThat(stock.available() + stock.reserved() + stock.sold()).isEqualTo(stock.stocked()).isEqualTo(10);
         assertThat(stock.segmentsView()).singleElement().isEqualTo(new RedisStock.Segment(0, 7, 0));
         assertThat(scripts.reader.heldBy(t.sku(), "alice")).isEqualTo(3);
         assertThat(scripts.redis.getExpire(StockKeys.fence(t.sku(), t.xid(), "order-1"))).isPositive();
@@ -36,7 +36,7 @@ class ConfirmScriptIT extends ScriptITSupport {
         String sku = scripts.skuWithAvailable(10);
 
         assertThat(scripts.confirm.run(sku, xid(), "order-1", RETENTION)).isEqualTo(new PhaseOutcome.NoRecord());
-        assertThat(scripts.stock(sku).total()).isEqualTo(10);
+        assertThat(scripts.stock(sku).unsold()).isEqualTo(10);
     }
 
     @Test
@@ -46,7 +46,7 @@ class ConfirmScriptIT extends ScriptITSupport {
 
         assertThat(scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION))
                 .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
-        assertThat(scripts.stock(t.sku()).total()).isEqualTo(10);
+        assertThat(scripts.stock(t.sku()).unsold()).isEqualTo(10);
         assertThat(scripts.stock(t.sku()).sold()).isZero();
     }
 }

@@ -27,8 +27,8 @@ public final class InventoryClient {
         HttpHeaders headers = new HttpHeaders();
         headers.setBearerAuth(InventoryITSupport.ADMIN_TOKEN);
         headers.setContentType(MediaType.APPLICATION_JSON);
-        Map<String, Object> body = perUserLimit == null ? Map.of("total", total, "segments", segments)
-                : Map.of("total", total, "perUserLimit", perUserLimit, "segments", segments);
+        Map<String, Object> body = perUserLimit == null ? Map.of("stocked", total, "segments", segments)
+                : Map.of("stocked", total, "perUserLimit", perUserLimit, "segments", segments);
         ResponseEntity<String> r = http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(body, headers),
                 String.class);
         if (r.getStatusCode().value() != 201) {

@@ -66,15 +66,15 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         ResponseEntity<JsonNode> reserved = inventory.reserve(xid, "order-" + UUID.randomUUID(), "alice",
                 List.of(new InventoryClient.Item(sku, 3)));
         assertThat(reserved.getStatusCode().value()).as("%s", reserved.getBody()).isEqualTo(201);
-        assertThat(inventory.stock(sku).at("/redis/locked").asLong()).isEqualTo(3);
+        assertThat(inventory.stock(sku).at("/redis/reserved").asLong()).isEqualTo(3);
         tx.commit();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
         JsonNode stock = inventory.stock(sku);
-        assertThat(stock.at("/redis/total").asLong()).isEqualTo(7);
-        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(7);
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
         assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
-        assertThat(stock.at("/mysql/total").asLong() - stock.at("/mysql/sold").asLong()).isEqualTo(7);
+        assertThat(stock.at("/mysql/stocked").asLong() - stock.at("/mysql/sold").asLong()).isEqualTo(7);
         assertThat(ledgerRows(xid, "CONFIRMED")).isEqualTo(1);
         // and each phase told its listeners
         await().atMost(Duration.ofSeconds(10)).until(() -> events.of(xid).size() == 2);
@@ -97,8 +97,8 @@ class ReservationThroughSeataIT extends InventoryITSupport {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ledgerRows(xid, "CANCELLED") == 1);
         JsonNode stock = inventory.stock(sku);
-        assertThat(stock.at("/redis/total").asLong()).isEqualTo(10);
-        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(10);
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
         assertThat(stock.at("/redis/sold").asLong()).isZero();
         assertThat(stock.at("/mysql/sold").asLong()).isZero();
         assertThat(events.of(xid)).hasSize(2).last().isInstanceOf(StockMoved.StockReleased.class);
@@ -120,11 +120,11 @@ class ReservationThroughSeataIT extends InventoryITSupport {
                 .getStatusCode().value()).isEqualTo(201);
         assertThat(inventory.reserve(tx.getXid(), reservation, "alice", List.of(new InventoryClient.Item(sku, 4)))
                 .getStatusCode().value()).isEqualTo(201);
-        assertThat(inventory.stock(sku).at("/redis/locked").asLong()).isEqualTo(4);
+        assertThat(inventory.stock(sku).at("/redis/reserved").asLong()).isEqualTo(4);
         tx.commit();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 4);
-        assertThat(inventory.stock(sku).at("/redis/total").asLong()).isEqualTo(6);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(6);
         assertThat(ledgerRows(tx.getXid(), "CONFIRMED")).isEqualTo(1);
     }
 
@@ -154,9 +154,9 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:reservation-cancelled");
         assertThat(refused.getBody().path("skuId").asText()).isEqualTo(sku);
         JsonNode stock = inventory.stock(sku);
-        assertThat(stock.at("/redis/locked").asLong()).isZero();
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
         assertThat(stock.at("/redis/sold").asLong()).isZero();
-        assertThat(stock.at("/redis/total").asLong()).isEqualTo(10);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(10);
     }
 
     @Test
@@ -174,7 +174,7 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(refused.getBody().path("skuId").asText()).isEqualTo(scarce);
         assertThat(refused.getBody().path("requested").asInt()).isEqualTo(2);
         assertThat(refused.getBody().path("available").asInt()).isEqualTo(1);
-        assertThat(inventory.stock(plenty).at("/redis/locked").asLong()).isZero();
-        assertThat(inventory.stock(scarce).at("/redis/locked").asLong()).isZero();
+        assertThat(inventory.stock(plenty).at("/redis/reserved").asLong()).isZero();
+        assertThat(inventory.stock(scarce).at("/redis/reserved").asLong()).isZero();
     }
 }

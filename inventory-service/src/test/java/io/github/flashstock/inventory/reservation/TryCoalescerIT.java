@@ -30,7 +30,7 @@ class TryCoalescerIT extends ScriptITSupport {
         String good = scripts.skuWithAvailable(10);
         String other = scripts.skuWithAvailable(10);
         String corrupt = scripts.skuWithAvailable(10);
-        scripts.redis.opsForHash().put(StockKeys.segment(corrupt, 0), "total", "not-a-number");
+        scripts.redis.opsForHash().put(StockKeys.segment(corrupt, 0), "available", "not-a-number");
         CountDownLatch release = new CountDownLatch(1);
         ConcurrentLinkedQueue<Integer> callSizes = new ConcurrentLinkedQueue<>();
         TryCoalescer coalescer = new TryCoalescer(batch -> {
@@ -65,8 +65,8 @@ class TryCoalescerIT extends ScriptITSupport {
             assertThatThrownBy(() -> b.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(RedisSystemException.class);
             assertThat(callSizes).containsExactly(1, 3, 1, 1, 1);
             // each reserved once: nothing from the failed shared call, nothing from the poisoned Try
-            assertThat(scripts.stock(good).locked()).isEqualTo(1 + 2 + 3);
-            assertThat(scripts.stock(other).locked()).isEqualTo(3);
+            assertThat(scripts.stock(good).reserved()).isEqualTo(1 + 2 + 3);
+            assertThat(scripts.stock(other).reserved()).isEqualTo(3);
             assertThat(scripts.reader.heldBy(good, "bob")).isZero();
             assertThat(scripts.reader.fenceState(good, poisoned.xid(), "order-2")).isEmpty();
             assertConserved(scripts.stock(good));

@@ -72,7 +72,7 @@ class TryConcurrencyIT extends ScriptITSupport {
         assertThat(hotReserved).isLessThanOrEqualTo(200).isGreaterThanOrEqualTo(198);
         assertThat(refused).allSatisfy(o -> assertThat(o).isInstanceOf(TryOutcome.InsufficientStock.class));
         RedisStock afterTry = scripts.stock(hot);
-        assertThat(afterTry.locked()).isEqualTo(hotReserved);
+        assertThat(afterTry.reserved()).isEqualTo(hotReserved);
         assertConserved(afterTry);
 
         // When half of them confirm and the rest cancel, concurrently
@@ -105,11 +105,11 @@ class TryConcurrencyIT extends ScriptITSupport {
         for (String sku : List.of(hot, side)) {
             RedisStock s = scripts.stock(sku);
             assertConserved(s);
-            assertThat(s.locked()).isZero();
+            assertThat(s.reserved()).isZero();
         }
         RedisStock end = scripts.stock(hot);
         assertThat(end.sold()).isEqualTo(confirmedHot);
-        assertThat(end.total()).isEqualTo(200 - confirmedHot);
+        assertThat(end.unsold()).isEqualTo(200 - confirmedHot);
     }
 
     @ParameterizedTest(name = "coalesced: {0}")
@@ -134,6 +134,6 @@ class TryConcurrencyIT extends ScriptITSupport {
         pool.shutdown();
 
         assertThat(reservedNow).isEqualTo(1);
-        assertThat(scripts.stock(sku).locked()).isEqualTo(2);
+        assertThat(scripts.stock(sku).reserved()).isEqualTo(2);
     }
 }

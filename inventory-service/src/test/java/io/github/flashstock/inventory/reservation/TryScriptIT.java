@@ -25,9 +25,9 @@ class TryScriptIT extends ScriptITSupport {
 
         assertThat(outcome).isEqualTo(new TryOutcome.Reserved());
         RedisStock stock = scripts.stock(sku);
-        assertThat(stock.total()).isEqualTo(10);
-        assertThat(stock.locked()).isEqualTo(3);
-        assertThat(stock.sold()).isEqualTo(3);
+        assertThat(stock.unsold()).isEqualTo(10);
+        assertThat(stock.reserved()).isEqualTo(3);
+        assertThat(stock.sold()).isZero();
         assertThat(stock.available()).isEqualTo(7);
         assertThat(scripts.reader.heldBy(sku, "alice")).isEqualTo(3);
     }
@@ -42,7 +42,7 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome replay = scripts.tryScript.run(xid, "order-1", 2, "alice", lines(sku, 3));
 
         assertThat(replay).isEqualTo(new TryOutcome.AlreadyReserved());
-        assertThat(scripts.stock(sku).locked()).isEqualTo(3);
+        assertThat(scripts.stock(sku).reserved()).isEqualTo(3);
         assertThat(scripts.reader.heldBy(sku, "alice")).isEqualTo(3);
     }
 
@@ -53,7 +53,7 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(sku, 3));
 
         assertThat(outcome).isEqualTo(new TryOutcome.InsufficientStock(sku, 3, 2));
-        assertThat(scripts.stock(sku).locked()).isZero();
+        assertThat(scripts.stock(sku).reserved()).isZero();
     }
 
     @Test
@@ -65,7 +65,7 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome outcome = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(plenty, 2, short_, 2));
 
         assertThat(outcome).isEqualTo(new TryOutcome.InsufficientStock(short_, 2, 1));
-        assertThat(scripts.stock(plenty).locked()).isZero();
+        assertThat(scripts.stock(plenty).reserved()).isZero();
         assertThat(scripts.stock(plenty).sold()).isZero();
         assertThat(scripts.reader.heldBy(plenty, "alice")).isZero();
         assertThat(scripts.reader.fenceState(plenty, xid, "order-1")).isEmpty();
@@ -81,8 +81,8 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome outcome = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(free, 1, limited, 2));
 
         assertThat(outcome).isEqualTo(new TryOutcome.PurchaseLimitExceeded(limited, 2, 2, 1));
-        assertThat(scripts.stock(free).locked()).isZero();
-        assertThat(scripts.stock(limited).locked()).isEqualTo(1);
+        assertThat(scripts.stock(free).reserved()).isZero();
+        assertThat(scripts.stock(limited).reserved()).isEqualTo(1);
         assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(1);
         assertThat(scripts.reader.fenceState(free, xid, "order-1")).isEmpty();
         // another user is not limited by alice's purchases
@@ -107,7 +107,7 @@ class TryScriptIT extends ScriptITSupport {
         assertThat(outcomes).containsExactly(new TryOutcome.Reserved(), new TryOutcome.InsufficientStock(sku, 3, 2),
                 new TryOutcome.AlreadyReserved(), new TryOutcome.Reserved());
         RedisStock stock = scripts.stock(sku);
-        assertThat(stock.locked()).isEqualTo(5);
+        assertThat(stock.reserved()).isEqualTo(5);
         assertConserved(stock);
         assertThat(scripts.reader.heldBy(sku, "bob")).isZero();
     }
@@ -128,8 +128,8 @@ class TryScriptIT extends ScriptITSupport {
         // Then the limit sees the first reservation, and the refused one changed nothing on either SKU
         assertThat(outcomes).containsExactly(new TryOutcome.Reserved(),
                 new TryOutcome.PurchaseLimitExceeded(limited, 2, 3, 2), new TryOutcome.Reserved());
-        assertThat(scripts.stock(limited).locked()).isEqualTo(5);
-        assertThat(scripts.stock(other).locked()).isEqualTo(4);
+        assertThat(scripts.stock(limited).reserved()).isEqualTo(5);
+        assertThat(scripts.stock(other).reserved()).isEqualTo(4);
         assertThat(scripts.reader.heldBy(limited, "alice")).isEqualTo(2);
         assertThat(scripts.reader.heldBy(other, "alice")).isZero();
         assertThat(scripts.reader.fenceState(other, refusedXid, "order-2")).isEmpty();
@@ -140,7 +140,7 @@ class TryScriptIT extends ScriptITSupport {
         // Given a good SKU, and a SKU whose segment holds a corrupt total
         String good = scripts.skuWithAvailable(10);
         String corrupt = scripts.skuWithAvailable(10);
-        scripts.redis.opsForHash().put(StockKeys.segment(corrupt, 0), "total", "not-a-number");
+        scripts.redis.opsForHash().put(StockKeys.segment(corrupt, 0), "available", "not-a-number");
         String goodXid = xid();
 
         // When one call carries a Try of the good SKU and then one of the corrupt SKU
@@ -152,7 +152,7 @@ class TryScriptIT extends ScriptITSupport {
 
         // Then the first Try left nothing behind either: no lock, no buyer count, no fence record, no open entry
         RedisStock stock = scripts.stock(good);
-        assertThat(stock.locked()).isZero();
+        assertThat(stock.reserved()).isZero();
         assertThat(scripts.reader.heldBy(good, "alice")).isZero();
         assertThat(scripts.reader.fenceState(good, goodXid, "order-1")).isEmpty();
         assertThat(scripts.redis.opsForSet().size(StockKeys.stock(good) + ":open")).isZero();
@@ -168,7 +168,7 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome late = scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 3));
 
         assertThat(late).isEqualTo(new TryOutcome.ReservationCancelled(sku));
-        assertThat(scripts.stock(sku).locked()).isZero();
+        assertThat(scripts.stock(sku).reserved()).isZero();
         assertThat(scripts.reader.heldBy(sku, "alice")).isZero();
     }
 
@@ -186,7 +186,7 @@ class TryScriptIT extends ScriptITSupport {
                 RedisScripts.lines(sku, 2));
 
         assertThat(outcome).isInstanceOf(TryOutcome.Reserved.class);
-        assertThat(scripts.stock(sku).locked()).isEqualTo(2);
+        assertThat(scripts.stock(sku).reserved()).isEqualTo(2);
     }
 
     @Test
@@ -196,7 +196,7 @@ class TryScriptIT extends ScriptITSupport {
         TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(known, 1, "never-created", 1));
 
         assertThat(outcome).isEqualTo(new TryOutcome.UnknownSku("never-created"));
-        assertThat(scripts.stock(known).locked()).isZero();
+        assertThat(scripts.stock(known).reserved()).isZero();
     }
 
     @Test
@@ -208,12 +208,12 @@ class TryScriptIT extends ScriptITSupport {
 
         assertThat(outcome).isEqualTo(new TryOutcome.Reserved());
         RedisStock stock = scripts.stock(sku);
-        assertThat(stock.locked()).isEqualTo(7);
+        assertThat(stock.reserved()).isEqualTo(7);
         Map<Integer, Long> lockedBySegment = stock.segmentsView().stream()
-                .collect(Collectors.toMap(RedisStock.Segment::index, RedisStock.Segment::locked));
+                .collect(Collectors.toMap(RedisStock.Segment::index, RedisStock.Segment::reserved));
         assertThat(lockedBySegment.values()).filteredOn(v -> v > 0).hasSize(3);
         assertThat(lockedBySegment.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(7);
-        assertThat(stock.segmentsView()).allSatisfy(s -> assertThat(s.locked()).isLessThanOrEqualTo(s.total()));
+        assertConserved(stock);
 
         // the remaining 5 are still all reachable, wherever the next search starts
         assertThat(scripts.tryScript.run(xid(), "order-2", 1, "bob", lines(sku, 5))).isEqualTo(new TryOutcome.Reserved());

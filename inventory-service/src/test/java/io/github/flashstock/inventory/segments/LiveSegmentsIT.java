@@ -135,25 +135,25 @@ class LiveSegmentsIT extends InventoryITSupport {
         assertThat(seen).containsExactly(8, 3, 1);
         assertThat(failures).isEmpty();
         // And every reservation ended; the units balance; Redis agrees with MySQL
-        await().atMost(Duration.ofSeconds(60)).until(() -> inventory.stock(hot).at("/redis/locked").asLong() == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> inventory.stock(hot).at("/redis/reserved").asLong() == 0);
         // a Confirm whose MySQL step lost a deadlock returned false and is retried by Seata a moment later
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> inventory.stock(hot).at("/mysql/sold").asLong() == confirmedUnits.get());
         JsonNode s = inventory.stock(hot);
-        long total = s.at("/redis/total").asLong();
+        long available = s.at("/redis/available").asLong();
         long sold = s.at("/redis/sold").asLong();
-        long locked = s.at("/redis/locked").asLong();
-        assertThat(total + sold - locked).isEqualTo(stocked);
+        long reserved = s.at("/redis/reserved").asLong();
+        assertThat(available + reserved + sold).isEqualTo(stocked);
         assertThat(sold).isEqualTo(confirmedUnits.get());
         assertThat(s.at("/mysql/sold").asLong()).isEqualTo(sold);
-        assertThat(s.at("/mysql/total").asLong() - s.at("/mysql/sold").asLong()).isEqualTo(total);
-        assertThat(s.at("/mysql/locked").asLong()).isZero();
+        assertThat(s.at("/mysql/available").asLong()).isEqualTo(available);
+        assertThat(s.at("/mysql/reserved").asLong()).isZero();
         long segmentUnits = 0;
         for (JsonNode segment : s.at("/redis/segmentDetails")) {
-            segmentUnits += segment.path("total").asLong();
-            assertThat(segment.path("locked").asLong()).isZero();
+            segmentUnits += segment.path("available").asLong();
+            assertThat(segment.path("reserved").asLong()).isZero();
         }
-        assertThat(segmentUnits).as("the segments hold the SKU's total").isEqualTo(total);
+        assertThat(segmentUnits).as("the segments hold the SKU's available units").isEqualTo(available);
     }
 
     @Test
@@ -224,7 +224,7 @@ class LiveSegmentsIT extends InventoryITSupport {
         headers.setBearerAuth(ADMIN_TOKEN);
         headers.setContentType(org.springframework.http.MediaType.APPLICATION_JSON);
         ResponseEntity<String> r = http.exchange("/admin/skus/" + sku, org.springframework.http.HttpMethod.PUT,
-                new org.springframework.http.HttpEntity<>(Map.of("total", 50), headers), String.class);
+                new org.springframework.http.HttpEntity<>(Map.of("stocked", 50), headers), String.class);
         assertThat(r.getStatusCode().value()).isEqualTo(201);
     }
 

@@ -36,7 +36,7 @@ class ResegmentScriptIT extends ScriptITSupport {
         RedisStock narrowed = scripts.stock(sku);
         assertConserved(narrowed);
         assertThat(narrowed.segmentsView()).filteredOn(seg -> seg.index() >= 1)
-                .allSatisfy(seg -> assertThat(seg.total()).isEqualTo(seg.locked()));
+                .allSatisfy(seg -> assertThat(seg.available()).isZero());
         assertThat(scripts.resegment.run(sku, 3)).isEqualTo(new ResegmentOutcome.Resegmented(1, 3, 70));
         assertThat(scripts.resegment.run(sku, 3)).isEqualTo(new ResegmentOutcome.Unchanged(3));
 
@@ -44,7 +44,7 @@ class ResegmentScriptIT extends ScriptITSupport {
         RedisStock s = scripts.stock(sku);
         assertConserved(s);
         assertThat(s.available()).isEqualTo(70);
-        assertThat(s.locked()).isEqualTo(30);
+        assertThat(s.reserved()).isEqualTo(30);
         for (int i = 0; i < 10; i++) {
             PhaseOutcome end = i % 2 == 0
                     ? scripts.confirm.run(sku, xids.get(i), "order-" + i, RETENTION)
@@ -53,9 +53,9 @@ class ResegmentScriptIT extends ScriptITSupport {
         }
         RedisStock after = scripts.stock(sku);
         assertConserved(after);
-        assertThat(after.locked()).isZero();
+        assertThat(after.reserved()).isZero();
         assertThat(after.sold()).isEqualTo(15);
-        assertThat(after.total()).isEqualTo(85);
+        assertThat(after.unsold()).isEqualTo(85);
         assertThat(scripts.tryScript.run(xid(), "order-x", 1, "zed", lines(sku, 85)))
                 .isEqualTo(new TryOutcome.Reserved());
     }

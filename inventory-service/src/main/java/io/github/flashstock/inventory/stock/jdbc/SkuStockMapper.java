@@ -11,11 +11,11 @@ import org.apache.ibatis.annotations.Update;
 public interface SkuStockMapper {
 
     /** @return 1 when created, 0 when the SKU already existed (nothing changed) */
-    @Insert("INSERT IGNORE INTO sku_stock (sku_id, total, sold, locked, per_user_limit) "
-            + "VALUES (#{skuId}, #{total}, 0, 0, #{limit})")
-    int create(@Param("skuId") String skuId, @Param("total") long total, @Param("limit") Integer limit);
+    @Insert("INSERT IGNORE INTO sku_stock (sku_id, stocked, sold, reserved, per_user_limit) "
+            + "VALUES (#{skuId}, #{stocked}, 0, 0, #{limit})")
+    int create(@Param("skuId") String skuId, @Param("stocked") long stocked, @Param("limit") Integer limit);
 
-    @Select("SELECT sku_id, total, sold, locked, per_user_limit, version FROM sku_stock WHERE sku_id = #{skuId}")
+    @Select("SELECT sku_id, stocked, sold, reserved, per_user_limit, version FROM sku_stock WHERE sku_id = #{skuId}")
     SkuStockRow find(@Param("skuId") String skuId);
 
     @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
@@ -23,9 +23,9 @@ public interface SkuStockMapper {
 
     /** Records a confirmed sale; 0 rows when the row would go below zero available (drift: never silently). */
     @Update("UPDATE sku_stock SET sold = sold + #{units}, version = version + 1 "
-            + "WHERE sku_id = #{skuId} AND total - sold - locked >= #{units}")
+            + "WHERE sku_id = #{skuId} AND stocked - sold - reserved >= #{units}")
     int sell(@Param("skuId") String skuId, @Param("units") long units);
 
-    @Update("UPDATE sku_stock SET total = total + #{units}, version = version + 1 WHERE sku_id = #{skuId}")
+    @Update("UPDATE sku_stock SET stocked = stocked + #{units}, version = version + 1 WHERE sku_id = #{skuId}")
     int restock(@Param("skuId") String skuId, @Param("units") long units);
 }

@@ -18,17 +18,17 @@ public class InitScript {
     }
 
     /**
-     * @param total    units on hand, not yet confirmed sold
-     * @param sold     units already confirmed sold (e.g. in MySQL)
+     * @param available units Redis may sell
+     * @param sold      units already sold elsewhere (e.g. in MySQL); stocked = available + sold
      * @param limit    per-user limit, 0 for none
      * @param segments segment count, at least 1
      */
-    public InitOutcome run(String skuId, long total, long sold, int limit, int segments) {
-        if (total < 0 || sold < 0 || limit < 0 || segments < 1) {
-            throw new IllegalArgumentException("invalid stock for " + skuId + ": total=" + total + " sold=" + sold
+    public InitOutcome run(String skuId, long available, long sold, int limit, int segments) {
+        if (available < 0 || sold < 0 || limit < 0 || segments < 1) {
+            throw new IllegalArgumentException("invalid stock for " + skuId + ": available=" + available + " sold=" + sold
                     + " limit=" + limit + " segments=" + segments);
         }
-        List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), Long.toString(total),
+        List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), Long.toString(available),
                 Long.toString(sold), Integer.toString(limit), Integer.toString(segments));
         return InitOutcome.decode(reply);
     }

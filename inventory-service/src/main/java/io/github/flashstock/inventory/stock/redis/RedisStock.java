@@ -3,18 +3,20 @@ package io.github.flashstock.inventory.stock.redis;
 import java.util.List;
 
 /**
- * A SKU's stock as Redis holds it. {@code available = total - locked}; conservation:
- * {@code total + sold - locked == stocked}.
+ * A SKU's stock as Redis holds it, in the words both stores share: {@code stocked} units given to Redis to sell,
+ * {@code available} to Tries, {@code reserved} by open Tries, {@code sold} by Confirms; always
+ * {@code available + reserved + sold == stocked}.
  *
- * @param segmentsView every segment that exists (active ones first), as (index, total, locked)
+ * @param segmentsView every segment that exists (active ones first), as (index, available, reserved)
  */
-public record RedisStock(String skuId, long total, long locked, long sold, long stocked, int limit, int segments,
-                         List<Segment> segmentsView) {
+public record RedisStock(String skuId, long stocked, long available, long reserved, long sold, int limit,
+                         int segments, List<Segment> segmentsView) {
 
-    public long available() {
-        return total - locked;
+    /** Units not sold yet: available or reserved. */
+    public long unsold() {
+        return available + reserved;
     }
 
-    public record Segment(int index, long total, long locked) {
+    public record Segment(int index, long available, long reserved) {
     }
 }

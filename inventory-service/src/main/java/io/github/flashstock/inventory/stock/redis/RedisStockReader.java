@@ -18,14 +18,14 @@ public class RedisStockReader {
 
     public Optional<RedisStock> read(String skuId) {
         List<Object> f = redis.opsForHash().multiGet(StockKeys.stock(skuId),
-                List.of("total", "locked", "sold", "stocked", "limit", "segments", "seg_span"));
+                List.of("stocked", "available", "reserved", "sold", "limit", "segments", "seg_span"));
         if (f.get(5) == null) {
             return Optional.empty();
         }
         int span = Integer.parseInt(String.valueOf(f.get(6) != null ? f.get(6) : f.get(5)));
         List<RedisStock.Segment> segments = new ArrayList<>();
         for (int i = 0; i < span; i++) {
-            List<Object> s = redis.opsForHash().multiGet(StockKeys.segment(skuId, i), List.of("total", "locked"));
+            List<Object> s = redis.opsForHash().multiGet(StockKeys.segment(skuId, i), List.of("available", "reserved"));
             if (s.get(0) != null || s.get(1) != null) {
                 segments.add(new RedisStock.Segment(i, num(s.get(0)), num(s.get(1))));
             }

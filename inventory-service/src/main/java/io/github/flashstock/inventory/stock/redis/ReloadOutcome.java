@@ -5,11 +5,15 @@ import java.util.List;
 /** What {@code lua/reload.lua} did. */
 public sealed interface ReloadOutcome {
 
-    record Reloaded(long total, long locked, long sold, long openReservations) implements ReloadOutcome {
+    /** The SKU's stock as it now is in Redis. */
+    record Reloaded(long available, long reserved, long sold, long openReservations) implements ReloadOutcome {
     }
 
-    /** The open reservations hold more than MySQL says is on hand; nothing changed (drift to look at). */
-    record OpenExceedsStock(long onHand, long locked, long openReservations) implements ReloadOutcome {
+    /**
+     * The open reservations hold more units ({@code reserved}) than MySQL has available ({@code available}); nothing
+     * changed (drift to look at).
+     */
+    record OpenExceedsStock(long available, long reserved, long openReservations) implements ReloadOutcome {
     }
 
     enum Code {

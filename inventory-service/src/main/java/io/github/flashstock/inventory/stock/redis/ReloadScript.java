@@ -25,7 +25,7 @@ public class ReloadScript {
     }
 
     /** @return empty when another rebuild of this SKU holds the lock */
-    public Optional<ReloadOutcome> run(String skuId, long mysqlTotal, long mysqlSold, long mysqlLocked, int limit,
+    public Optional<ReloadOutcome> run(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                                        Duration lockFor) {
         String lock = lockKey(skuId);
         String token = UUID.randomUUID().toString();
@@ -33,8 +33,8 @@ public class ReloadScript {
             return Optional.empty();
         }
         try {
-            List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), Long.toString(mysqlTotal),
-                    Long.toString(mysqlSold), Long.toString(mysqlLocked), Integer.toString(limit));
+            List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), Long.toString(mysqlStocked),
+                    Long.toString(mysqlSold), Long.toString(mysqlReserved), Integer.toString(limit));
             return Optional.of(ReloadOutcome.decode(reply));
         } finally {
             redis.execute(RELEASE, List.of(lock), token);

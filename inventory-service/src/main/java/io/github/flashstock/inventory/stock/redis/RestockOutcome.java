@@ -2,14 +2,14 @@ package io.github.flashstock.inventory.stock.redis;
 
 import java.util.List;
 
-/** What {@code lua/restock.lua} did. */
+/** What {@code lua/restock.lua} did; the first two cases carry the SKU's stock as it now is in Redis. */
 public sealed interface RestockOutcome {
 
-    record Restocked(long total) implements RestockOutcome {
+    record Restocked(long stocked, long available) implements RestockOutcome {
     }
 
     /** This operation id was applied before; nothing changed. */
-    record AlreadyApplied(long total) implements RestockOutcome {
+    record AlreadyApplied(long stocked, long available) implements RestockOutcome {
     }
 
     record UnknownSku() implements RestockOutcome {
@@ -20,10 +20,11 @@ public sealed interface RestockOutcome {
     }
 
     static RestockOutcome decode(List<Long> reply) {
-        long total = Scripts.at(reply, 1);
+        long stocked = Scripts.at(reply, 1);
+        long available = Scripts.at(reply, 2);
         return switch ((int) Scripts.at(reply, 0)) {
-            case 0 -> new Restocked(total);
-            case 1 -> new AlreadyApplied(total);
+            case 0 -> new Restocked(stocked, available);
+            case 1 -> new AlreadyApplied(stocked, available);
             case 2 -> new UnknownSku();
             default -> throw Scripts.unknownCode("restock.lua", reply);
         };

@@ -39,7 +39,7 @@ class AdminController {
         this.segmentCounts = segmentCounts;
     }
 
-    record CreateSku(@NotNull @PositiveOrZero Long total, @Positive Integer perUserLimit,
+    record CreateSku(@NotNull @PositiveOrZero Long stocked, @Positive Integer perUserLimit,
                      @Min(1) @Max(SegmentCounts.MAX) Integer segments) {
     }
 
@@ -50,8 +50,8 @@ class AdminController {
     @PutMapping("/{skuId}")
     ResponseEntity<?> create(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @Valid @RequestBody CreateSku body) {
         int segments = body.segments() == null ? segmentCounts.countFor(skuId) : body.segments();
-        return switch (catalog.create(skuId, body.total(), body.perUserLimit(), segments)) {
-            case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "total", body.total(),
+        return switch (catalog.create(skuId, body.stocked(), body.perUserLimit(), segments)) {
+            case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "stocked", body.stocked(),
                     "segments", segments));
             case ALREADY_EXISTS -> {
                 ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "sku-exists", "SKU exists",
@@ -65,23 +65,23 @@ class AdminController {
     /**
      * Rebuilds the SKU's Redis state from MySQL plus the reservations open in Redis. 200 with the new state;
      * 409 {@code reload-in-progress} while another rebuild of the SKU runs; 409 {@code open-exceeds-stock} when
-     * the open reservations hold more than MySQL has on hand (nothing changed); 404 for an unknown SKU.
+     * the open reservations hold more than MySQL has available (nothing changed); 404 for an unknown SKU.
      */
     @PostMapping("/{skuId}/reload")
     ResponseEntity<?> reload(@PathVariable @Pattern(regexp = SKU_ID) String skuId) {
         StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
         if (rebuild instanceof StockCatalog.Rebuild.Done done
                 && done.outcome() instanceof ReloadOutcome.Reloaded r) {
-            return ResponseEntity.ok(Map.of("skuId", skuId, "total", r.total(), "locked", r.locked(), "sold", r.sold(),
+            return ResponseEntity.ok(Map.of("skuId", skuId, "available", r.available(), "reserved", r.reserved(), "sold", r.sold(),
                     "openReservations", r.openReservations()));
         }
         if (rebuild instanceof StockCatalog.Rebuild.Done done
                 && done.outcome() instanceof ReloadOutcome.OpenExceedsStock o) {
             ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "open-exceeds-stock", "Open reservations exceed stock",
-                    "open reservations hold " + o.locked() + " units, MySQL has " + o.onHand() + " on hand");
+                    "open reservations hold " + o.reserved() + " units, MySQL has " + o.available() + " available");
             p.setProperty("skuId", skuId);
-            p.setProperty("locked", o.locked());
-            p.setProperty("onHand", o.onHand());
+            p.setProperty("reserved", o.reserved());
+            p.setProperty("available", o.available());
             return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
         }
         if (rebuild instanceof StockCatalog.Rebuild.InProgress) {
@@ -100,7 +100,8 @@ class AdminController {
                               @Valid @RequestBody Restock body) {
         String operation = key == null || key.isBlank() ? UUID.randomUUID().toString() : key;
         return catalog.restock(skuId, body.quantity(), operation)
-                .<ResponseEntity<?>>map(total -> ResponseEntity.ok(Map.of("skuId", skuId, "total", total)))
+                .<ResponseEntity<?>>map(s -> ResponseEntity.ok(Map.of("skuId", skuId, "stocked", s.stocked(),
+                        "available", s.available())))
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
 }

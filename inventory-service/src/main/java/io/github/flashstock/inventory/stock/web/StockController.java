@@ -20,27 +20,29 @@ class StockController {
         this.catalog = catalog;
     }
 
-    record RedisSide(long total, long locked, long sold, long available, long stocked, int perUserLimit,
-                     int segments, List<RedisStock.Segment> segmentDetails) {
+    record RedisSide(long stocked, long available, long reserved, long sold, int perUserLimit, int segments, List<RedisStock.Segment> segmentDetails) {
     }
 
-    record MysqlSide(long total, long sold, long locked, long available, Integer perUserLimit, long version) {
+    record MysqlSide(long stocked, long available, long reserved, long sold, Integer perUserLimit, long version) {
     }
 
     record StockResponse(String skuId, RedisSide redis, MysqlSide mysql) {
     }
 
-    /** The SKU in Redis (total, locked, sold, available, segments) and in MySQL, side by side. */
+    /**
+     * The SKU in Redis and in MySQL, side by side, in the same words: stocked, available, reserved, sold (always
+     * {@code available + reserved + sold == stocked} on each side), plus Redis's segments.
+     */
     @GetMapping("/skus/{skuId}/stock")
     ResponseEntity<?> stock(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId) {
         return catalog.view(skuId).<ResponseEntity<?>>map(v -> {
             RedisStock r = v.redis();
             SkuStockRow m = v.mysql();
             return ResponseEntity.ok(new StockResponse(skuId,
-                    r == null ? null : new RedisSide(r.total(), r.locked(), r.sold(), r.available(), r.stocked(),
+                    r == null ? null : new RedisSide(r.stocked(), r.available(), r.reserved(), r.sold(),
                             r.limit(), r.segments(), r.segmentsView()),
-                    m == null ? null : new MysqlSide(m.total(), m.sold(), m.locked(), m.available(), m.perUserLimit(),
-                            m.version())));
+                    m == null ? null : new MysqlSide(m.stocked(), m.available(), m.reserved(), m.sold(),
+                            m.perUserLimit(), m.version())));
         }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
 }

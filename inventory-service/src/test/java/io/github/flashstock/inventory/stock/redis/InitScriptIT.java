@@ -18,7 +18,7 @@ class InitScriptIT extends ScriptITSupport {
 
         assertThat(outcome).isEqualTo(new InitOutcome.Created(10, 0, 4, 3));
         RedisStock s = scripts.stock(sku);
-        assertThat(s.segmentsView()).extracting(RedisStock.Segment::total).containsExactly(4L, 3L, 3L);
+        assertThat(s.segmentsView()).extracting(RedisStock.Segment::available).containsExactly(4L, 3L, 3L);
         assertThat(s.limit()).isEqualTo(2);
         assertThat(s.stocked()).isEqualTo(14);
         assertConserved(s);
@@ -31,8 +31,8 @@ class InitScriptIT extends ScriptITSupport {
 
         InitOutcome again = scripts.init.run(sku, 500, 0, 0, 1);
 
-        assertThat(again).isEqualTo(new InitOutcome.AlreadyExists(10, 3, 3, 1));
-        assertThat(scripts.stock(sku).total()).isEqualTo(10);
-        assertThat(scripts.stock(sku).locked()).isEqualTo(3);
+        assertThat(again).isEqualTo(new InitOutcome.AlreadyExists(7, 3, 0, 1));
+        assertThat(scripts.stock(sku).unsold()).isEqualTo(10);
+        assertThat(scripts.stock(sku).reserved()).isEqualTo(3);
     }
 }

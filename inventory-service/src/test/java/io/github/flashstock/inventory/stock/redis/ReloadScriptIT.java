@@ -25,15 +25,15 @@ class ReloadScriptIT extends ScriptITSupport {
         scripts.tryScript.run(openA, "order-a", 2, "u2", lines(sku, 3));
         scripts.tryScript.run(openB, "order-b", 3, "u3", lines(sku, 2));
         // and Redis's counters got damaged
-        scripts.redis.opsForHash().put(StockKeys.stock(sku), "total", "999");
-        scripts.redis.opsForHash().put(StockKeys.stock(sku), "locked", "0");
+        scripts.redis.opsForHash().put(StockKeys.stock(sku), "available", "999");
+        scripts.redis.opsForHash().put(StockKeys.stock(sku), "reserved", "0");
         scripts.redis.delete(StockKeys.segment(sku, 1));
 
-        // When it is rebuilt from MySQL (total 20, sold 4, nothing locked on the MySQL path)
+        // When it is rebuilt from MySQL (stocked 20, sold 4, nothing reserved on the MySQL path)
         Optional<ReloadOutcome> outcome = scripts.reload.run(sku, 20, 4, 0, 0, Duration.ofSeconds(30));
 
-        // Then Redis holds MySQL's units, with the open reservations locked where their records say
-        assertThat(outcome).contains(new ReloadOutcome.Reloaded(16, 5, 9, 2));
+        // Then Redis holds MySQL's units, with the open reservations reserved where their records say
+        assertThat(outcome).contains(new ReloadOutcome.Reloaded(11, 5, 4, 2));
         RedisStock s = scripts.stock(sku);
         assertConserved(s);
         assertThat(s.stocked()).isEqualTo(20);
@@ -42,9 +42,9 @@ class ReloadScriptIT extends ScriptITSupport {
         assertThat(scripts.cancel.run(sku, openB, "order-b", RETENTION)).isEqualTo(new PhaseOutcome.Applied(2));
         RedisStock after = scripts.stock(sku);
         assertConserved(after);
-        assertThat(after.locked()).isZero();
+        assertThat(after.reserved()).isZero();
         assertThat(after.sold()).isEqualTo(7);
-        assertThat(after.total()).isEqualTo(13);
+        assertThat(after.unsold()).isEqualTo(13);
         assertThat(scripts.redis.opsForSet().size(StockKeys.stock(sku) + ":open")).isZero();
         // and a replay computes the same state
         assertThat(scripts.reload.run(sku, 20, 7, 0, 0, Duration.ofSeconds(30)))
@@ -52,7 +52,7 @@ class ReloadScriptIT extends ScriptITSupport {
     }
 
     @Test
-    void refusesWhenOpenReservationsExceedWhatMySqlHasOnHand() {
+    void refusesWhenOpenReservationsExceedWhatMySqlHasAvailable() {
         String sku = scripts.skuWithAvailable(10);
         scripts.tryScript.run(xid(), "order-a", 1, "u1", lines(sku, 6));
         RedisStock before = scripts.stock(sku);

@@ -16,8 +16,8 @@ class RestockScriptIT extends ScriptITSupport {
         RestockOutcome first = scripts.restock.run(sku, 6, "op-1", RETENTION);
         RestockOutcome replay = scripts.restock.run(sku, 6, "op-1", RETENTION);
 
-        assertThat(first).isEqualTo(new RestockOutcome.Restocked(16));
-        assertThat(replay).isEqualTo(new RestockOutcome.AlreadyApplied(16));
+        assertThat(first).isEqualTo(new RestockOutcome.Restocked(16, 16));
+        assertThat(replay).isEqualTo(new RestockOutcome.AlreadyApplied(16, 16));
         RedisStock s = scripts.stock(sku);
         assertThat(s.stocked()).isEqualTo(16);
         assertConserved(s);

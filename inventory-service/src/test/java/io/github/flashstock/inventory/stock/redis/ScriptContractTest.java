@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.core.io.ClassPathResource;
 
 /**
@@ -33,6 +34,7 @@ class ScriptContractTest {
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
             "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
             "reload.lua, RELOADED OPEN_EXCEEDS",
+            "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
             "release.lua, RELEASED NOT_HELD"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
@@ -45,10 +47,24 @@ class ScriptContractTest {
             case "restock.lua" -> RestockOutcome.Code.values();
             case "resegment.lua" -> ResegmentOutcome.Code.values();
             case "reload.lua" -> ReloadOutcome.Code.values();
+            case "migrate.lua" -> MigrateOutcome.Code.values();
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
+    }
+
+    /**
+     * One stock vocabulary: only the migration may name the first release's fields ({@code total}, {@code locked});
+     * every other script reads and writes stocked, available, reserved and sold.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
+            "reload.lua", "release.lua"})
+    void scriptsUseTheSharedStockFields(String script) throws IOException {
+        String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
+
+        assertThat(code).doesNotContain("'total'", "'locked'", "\"total\"", "\"locked\"");
     }
 
     /** {@link ReloadScript} runs release.lua without reading its reply; its two codes, for the header check. */

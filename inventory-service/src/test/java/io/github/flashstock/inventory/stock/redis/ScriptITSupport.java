@@ -24,16 +24,23 @@ public abstract class ScriptITSupport {
         scripts.close();
     }
 
-    /** The stock model's invariants (docs/design.md, "The inventory service"): conservation, no negative lock or availability; segments add up to the SKU. */
+    /**
+     * The stock model's invariants (docs/design.md, "Stock model"): conservation, nothing negative, and the
+     * segments add up to the SKU.
+     */
     protected static void assertConserved(RedisStock s) {
-        assertThat(s.total() + s.sold() - s.locked()).as("total + sold - locked").isEqualTo(s.stocked());
-        assertThat(s.locked()).isNotNegative();
+        assertThat(s.available() + s.reserved() + s.sold()).as("available + reserved + sold").isEqualTo(s.stocked());
         assertThat(s.available()).isNotNegative();
-        assertThat(s.segmentsView().stream().mapToLong(RedisStock.Segment::total).sum()).as("segment totals")
-                .isEqualTo(s.total());
-        assertThat(s.segmentsView().stream().mapToLong(RedisStock.Segment::locked).sum()).as("segment locks")
-                .isEqualTo(s.locked());
-        assertThat(s.segmentsView()).allSatisfy(seg -> assertThat(seg.locked()).isLessThanOrEqualTo(seg.total()));
+        assertThat(s.reserved()).isNotNegative();
+        assertThat(s.sold()).isNotNegative();
+        assertThat(s.segmentsView().stream().mapToLong(RedisStock.Segment::available).sum()).as("segments available")
+                .isEqualTo(s.available());
+        assertThat(s.segmentsView().stream().mapToLong(RedisStock.Segment::reserved).sum()).as("segments reserved")
+                .isEqualTo(s.reserved());
+        assertThat(s.segmentsView()).allSatisfy(seg -> {
+            assertThat(seg.available()).isNotNegative();
+            assertThat(seg.reserved()).isNotNegative();
+        });
     }
 
     /** A SKU of 10 units with a Try of 3 by alice under (xid, order-1). */

@@ -1,0 +1,81 @@
+package io.github.flashstock.inventory.stock;
+
+import io.github.flashstock.inventory.stock.redis.MigrateOutcome;
+import io.github.flashstock.inventory.stock.redis.MigrateScript;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Brings stock written by the first release to the vocabulary both stores now share (stocked, available,
+ * reserved, sold; docs/design.md, "Stock model"), before anything else in the service touches stock: MySQL's
+ * {@code sku_stock} columns {@code total} and {@code locked} become {@code stocked} and {@code reserved}, and each
+ * SKU's Redis hash and segments get the new fields ({@code lua/migrate.lua}). Both steps find nothing to do the
+ * second time. {@link StockCatalog} depends on this bean, and every feature reaches stock through the catalog or
+ * comes after it, so the TCC branch registers with Seata only once stock is migrated.
+ *
+ * <p>Stop every instance of an older release first: one still running would write the old fields.
+ */
+@Component
+public class StockModelMigration implements InitializingBean {
+
+    private static final Logger log = LoggerFactory.getLogger(StockModelMigration.class);
+
+    static final String TABLE = "sku_stock";
+
+    private final JdbcTemplate jdbc;
+    private final MigrateScript redis;
+
+    StockModelMigration(JdbcTemplate jdbc, MigrateScript redis) {
+        this.jdbc = jdbc;
+        this.redis = redis;
+    }
+
+    @Override
+    public void afterPropertiesSet() {
+        if (migrateMysql(TABLE)) {
+            log.info("stock model: {} columns total, locked renamed to stocked, reserved", TABLE);
+        }
+        int migrated = migrateRedis(jdbc.queryForList("SELECT sku_id FROM " + TABLE, String.class));
+        if (migrated > 0) {
+            log.info("stock model: {} SKU(s) moved to the stocked/available/reserved/sold fields in Redis", migrated);
+        }
+    }
+
+    /**
+     * Renames the first release's columns of {@code table} (constraints {@code ck_<table>_counts} and
+     * {@code ck_<table>_available}) in one statement, so that a failure leaves the table as it was; MySQL 8 and
+     * MariaDB 10.11 both take it.
+     *
+     * @return true when the columns were renamed, false when they had their new names already
+     */
+    boolean migrateMysql(String table) {
+        Integer old = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'total'", Integer.class, table);
+        if (old == null || old == 0) {
+            return false;
+        }
+        String ck = "ck_" + table;
+        jdbc.execute("ALTER TABLE " + table
+                + " DROP CONSTRAINT " + ck + "_counts, DROP CONSTRAINT " + ck + "_available,"
+                + " RENAME COLUMN total TO stocked, RENAME COLUMN locked TO reserved,"
+                + " ADD CONSTRAINT " + ck + "_counts CHECK (stocked >= 0 AND sold >= 0 AND reserved >= 0),"
+                + " ADD CONSTRAINT " + ck + "_available CHECK (stocked - sold - reserved >= 0)");
+        return true;
+    }
+
+    /** @return how many of these SKUs moved to the new fields (the others had them already, or are not in Redis) */
+    int migrateRedis(List<String> skus) {
+        int migrated = 0;
+        for (String sku : skus) {
+            if (redis.run(sku) instanceof MigrateOutcome.Migrated m) {
+                log.info("stock model: SKU {} migrated in Redis ({})", sku, m);
+                migrated++;
+            }
+        }
+        return migrated;
+    }
+}
