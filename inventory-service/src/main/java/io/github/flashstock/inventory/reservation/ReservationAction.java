@@ -16,7 +16,8 @@ public interface ReservationAction {
     String NAME = "inventory-reservation";
 
     /**
-     * Try: locks every line in Redis, all or nothing. Idempotent per (xid, reservation id), also across branches.
+     * Try: reserves every line in Redis, all or nothing. Idempotent per (xid, reservation id), also across branches.
+     * Seata records the reservation id, the user and the encoded lines in the branch's action context.
      *
      * @return true when reserved now or before
      * @throws ReservationRefused when the stock, the purchase limit or an earlier Cancel refuses it (nothing reserved)
@@ -25,7 +26,7 @@ public interface ReservationAction {
     boolean reserve(BusinessActionContext context,
                     @BusinessActionContextParameter(paramName = "reservationId") String reservationId,
                     @BusinessActionContextParameter(paramName = "userId") String userId,
-                    @BusinessActionContextParameter(paramName = "lines") String lines);
+                    @BusinessActionContextParameter(isParamInProperty = true) ReservationLines lines);
 
     /** Confirm: driven by the Redis fence records; false on a transient failure, so Seata retries. */
     boolean confirm(BusinessActionContext context);

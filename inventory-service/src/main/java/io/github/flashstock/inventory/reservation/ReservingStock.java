@@ -1,7 +1,5 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.StockLine;
-import java.util.List;
 import org.springframework.stereotype.Service;
 
 /** Reserving stock inside the caller's global transaction: the use case behind {@code POST /reservations}. */
@@ -15,13 +13,12 @@ public class ReservingStock {
     }
 
     /**
-     * Reserves the lines (same-SKU lines merged) as a TCC branch of the global transaction bound to this thread.
+     * Reserves the lines as a TCC branch of the global transaction bound to this thread (Seata binds the caller's
+     * {@code TX_XID} header for the request).
      *
      * @throws ReservationRefused when refused; nothing is reserved then
      */
-    public List<StockLine> reserve(String reservationId, String userId, List<StockLine> lines) {
-        List<StockLine> merged = StockLine.merge(lines);
-        action.reserve(null, reservationId, userId, ReservationLines.encode(merged));
-        return merged;
+    public void reserve(String reservationId, String userId, ReservationLines lines) {
+        action.reserve(null, reservationId, userId, lines);
     }
 }

@@ -59,38 +59,36 @@ class StockReservationAction implements ReservationAction {
     public boolean reserve(BusinessActionContext context,
                            @BusinessActionContextParameter(paramName = "reservationId") String reservationId,
                            @BusinessActionContextParameter(paramName = "userId") String userId,
-                           @BusinessActionContextParameter(paramName = "lines") String lines) {
+                           @BusinessActionContextParameter(isParamInProperty = true) ReservationLines lines) {
         Timer.Sample timing = Timer.start(meters);
         String outcome = "error";
         try (var ignored = logContext(context.getXid(), reservationId)) {
-            List<StockLine> stockLines = ReservationLines.decode(lines);
             gate.beforeScript(context.getXid(), reservationId);
             // One script per slot group (one group on a standalone Redis). When a later group is refused, the
             // earlier ones stay reserved and the Try throws: the global rollback's Cancel releases them.
             TryOutcome result = new TryOutcome.AlreadyReserved();
-            for (List<StockLine> group : slotGroups.of(stockLines)) {
+            for (List<StockLine> group : slotGroups.of(lines.lines())) {
                 TryOutcome groupResult = tryGroup(context, reservationId, userId, group);
                 if (!(groupResult instanceof TryOutcome.AlreadyReserved)) {
                     result = groupResult;
                 }
-                if (!(groupResult instanceof TryOutcome.Reserved || groupResult instanceof TryOutcome.AlreadyReserved)) {
+                if (groupResult instanceof TryOutcome.Refusal) {
                     break;
                 }
             }
             outcome = result.tag();
             log.debug("try {}: {}", outcome, result);
+            if (result instanceof TryOutcome.Refusal refusal) {
+                throw refusal.exception();
+            }
             if (result instanceof TryOutcome.Reserved) {
                 Instant now = Instant.now();
-                for (StockLine line : stockLines) {
+                for (StockLine line : lines.lines()) {
                     events.publishEvent(new StockMoved.StockReserved(context.getXid(), reservationId,
                             context.getBranchId(), line.skuId(), line.quantity(), userId, now));
                 }
-                return true;
             }
-            if (result instanceof TryOutcome.AlreadyReserved) {
-                return true;
-            }
-            throw refusal(result);
+            return true;
         } finally {
             meters.counter("inventory.reservations", "outcome", outcome).increment();
             timing.stop(meters.timer("inventory.phase", "phase", "try"));
@@ -138,7 +136,7 @@ class StockReservationAction implements ReservationAction {
         String encoded = context.getActionContext("lines", String.class);
         boolean done = false;
         try (var ignored = logContext(xid, reservationId)) {
-            for (StockLine line : ReservationLines.decode(encoded)) {
+            for (StockLine line : ReservationLines.decode(encoded).lines()) {
                 PhaseOutcome outcome = script(phase, line.skuId(), xid, reservationId);
                 meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag()).increment();
                 if (outcome instanceof PhaseOutcome.Applied || outcome.quantity() > 0
@@ -192,20 +190,6 @@ class StockReservationAction implements ReservationAction {
             case CANCEL -> new StockMoved.StockReleased(context.getXid(), reservationId, context.getBranchId(),
                     skuId, units, Instant.now());
         };
-    }
-
-    /** The named failure for a refusing outcome. */
-    private static ReservationRefused refusal(TryOutcome result) {
-        if (result instanceof TryOutcome.InsufficientStock r) {
-            return new InsufficientStock(r.skuId(), r.requested(), r.available());
-        } else if (result instanceof TryOutcome.PurchaseLimitExceeded r) {
-            return new PurchaseLimitExceeded(r.skuId(), r.requested(), r.limit(), r.alreadyBought());
-        } else if (result instanceof TryOutcome.ReservationCancelled r) {
-            return new ReservationCancelled(r.skuId());
-        } else if (result instanceof TryOutcome.UnknownSku r) {
-            return new UnknownSku(r.skuId());
-        }
-        throw new IllegalStateException("not a refusal: " + result);
     }
 
     /** A scope whose end needs no exception handling. */

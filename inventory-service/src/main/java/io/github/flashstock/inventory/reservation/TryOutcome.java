@@ -18,6 +18,13 @@ public sealed interface TryOutcome {
         return code().name().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** An outcome that refuses the reservation: nothing of it was reserved. */
+    sealed interface Refusal extends TryOutcome {
+
+        /** The refusal as the named failure the Try throws (and the API turns into its problem type). */
+        ReservationRefused exception();
+    }
+
     /** Every line without a record is now reserved. */
     record Reserved() implements TryOutcome {
         @Override
@@ -34,33 +41,53 @@ public sealed interface TryOutcome {
         }
     }
 
-    record InsufficientStock(String skuId, int requested, long available) implements TryOutcome {
+    record InsufficientStock(String skuId, int requested, long available) implements Refusal {
         @Override
         public Code code() {
             return Code.INSUFFICIENT_STOCK;
         }
+
+        @Override
+        public ReservationRefused exception() {
+            return new io.github.flashstock.inventory.reservation.InsufficientStock(skuId, requested, available);
+        }
     }
 
-    record PurchaseLimitExceeded(String skuId, int requested, long limit, long alreadyBought) implements TryOutcome {
+    record PurchaseLimitExceeded(String skuId, int requested, long limit, long alreadyBought) implements Refusal {
         @Override
         public Code code() {
             return Code.PURCHASE_LIMIT_EXCEEDED;
         }
+
+        @Override
+        public ReservationRefused exception() {
+            return new io.github.flashstock.inventory.reservation.PurchaseLimitExceeded(skuId, requested, limit, alreadyBought);
+        }
     }
 
     /** The Cancel of this reservation arrived first; the Try must not lock anything (anti-suspension). */
-    record ReservationCancelled(String skuId) implements TryOutcome {
+    record ReservationCancelled(String skuId) implements Refusal {
         @Override
         public Code code() {
             return Code.RESERVATION_CANCELLED;
         }
+
+        @Override
+        public ReservationRefused exception() {
+            return new io.github.flashstock.inventory.reservation.ReservationCancelled(skuId);
+        }
     }
 
     /** The SKU has no stock in Redis: not created, or not loaded yet. */
-    record UnknownSku(String skuId) implements TryOutcome {
+    record UnknownSku(String skuId) implements Refusal {
         @Override
         public Code code() {
             return Code.UNKNOWN_SKU;
+        }
+
+        @Override
+        public ReservationRefused exception() {
+            return new io.github.flashstock.inventory.reservation.UnknownSku(skuId);
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * One reservation's Try: the transaction, the caller's idempotency key, the branch, the buyer, and its lines, one
- * per SKU ({@code try.lua} checks each line against the stock alone, so lines of one SKU are merged here).
+ * per SKU ({@code try.lua} checks each line against the stock alone; {@link ReservationLines} merges them).
  */
 public record TryRequest(String xid, String reservationId, long branchId, String userId, List<StockLine> lines) {
 
@@ -17,7 +17,9 @@ public record TryRequest(String xid, String reservationId, long branchId, String
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("a reservation needs at least one line");
         }
-        // one line, the common case, has nothing to merge
-        lines = List.copyOf(lines.size() == 1 ? lines : StockLine.merge(lines));
+        lines = List.copyOf(lines);
+        if (lines.size() > 1 && lines.stream().map(StockLine::skuId).distinct().count() < lines.size()) {
+            throw new IllegalArgumentException("lines of one SKU must be merged first: " + lines);
+        }
     }
 }

@@ -79,6 +79,11 @@ class ReservationBadInputIT extends InventoryITSupport {
                         Map.of("reservationId", "r1", "userId", "u1", "items",
                                 List.of(Map.of("skuId", "SKU", "quantity", 600), Map.of("skuId", "SKU", "quantity", 600))),
                         400, "invalid-request"),
+                Arguments.of("lines of one SKU whose sum overflows an int", true,
+                        Map.of("reservationId", "r1", "userId", "u1", "items", List.of(
+                                Map.of("skuId", "SKU", "quantity", Integer.MAX_VALUE),
+                                Map.of("skuId", "SKU", "quantity", Integer.MAX_VALUE))),
+                        400, "invalid-request"),
                 Arguments.of("too many lines", true, Map.of("reservationId", "r1", "userId", "u1", "items", many),
                         400, "invalid-request"),
                 Arguments.of("no lines", true, Map.of("reservationId", "r1", "userId", "u1", "items", List.of()),

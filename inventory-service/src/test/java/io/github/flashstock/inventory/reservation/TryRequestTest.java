@@ -10,11 +10,18 @@ import org.junit.jupiter.api.Test;
 class TryRequestTest {
 
     @Test
-    void mergesLinesOfOneSkuSoTheScriptChecksTheirSum() {
+    void takesLinesOfDistinctSkus() {
         TryRequest request = new TryRequest("xid", "order-1", 1, "alice",
-                List.of(new StockLine("a", 2), new StockLine("b", 1), new StockLine("a", 3)));
+                List.of(new StockLine("a", 2), new StockLine("b", 1)));
 
-        assertThat(request.lines()).containsExactly(new StockLine("a", 5), new StockLine("b", 1));
+        assertThat(request.lines()).containsExactly(new StockLine("a", 2), new StockLine("b", 1));
+    }
+
+    @Test
+    void refusesUnmergedLinesBecauseTheScriptWouldCheckEachAlone() {
+        assertThatThrownBy(() -> new TryRequest("xid", "order-1", 1, "alice",
+                List.of(new StockLine("a", 2), new StockLine("b", 1), new StockLine("a", 3))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("merged");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation.web;
 import io.github.flashstock.inventory.reservation.InsufficientStock;
 import io.github.flashstock.inventory.reservation.PurchaseLimitExceeded;
 import io.github.flashstock.inventory.reservation.ReservationCancelled;
+import io.github.flashstock.inventory.reservation.ReservationLines;
 import io.github.flashstock.inventory.reservation.UnknownSku;
 import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.BadInputAdvice;
@@ -12,9 +13,9 @@ import org.apache.seata.common.exception.FrameworkException;
 import org.apache.seata.core.exception.TransactionException;
 import org.apache.seata.core.exception.TransactionExceptionCode;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.ResponseEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
@@ -55,6 +56,11 @@ class ProblemAdvice extends BadInputAdvice {
 
     @ExceptionHandler
     ProblemDetail invalid(ReservationController.InvalidReservation e) {
+        return ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
+    }
+
+    @ExceptionHandler
+    ProblemDetail invalidLines(ReservationLines.InvalidLines e) {
         return ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
     }
 

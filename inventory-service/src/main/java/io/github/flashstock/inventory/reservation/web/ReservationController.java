@@ -1,9 +1,10 @@
 package io.github.flashstock.inventory.reservation.web;
 
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.reservation.ReservationLines;
 import io.github.flashstock.inventory.reservation.ReservingStock;
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import jakarta.validation.Valid;
 import java.util.List;
 import org.apache.seata.core.context.RootContext;
@@ -33,7 +34,8 @@ class ReservationController {
 
     /**
      * Reserves stock as a branch of the caller's Seata global transaction, whose XID comes in header
-     * {@code TX_XID}. Answers 201 (also for a replay, which reserves nothing more).
+     * {@code TX_XID} (Seata's {@code JakartaTransactionPropagationInterceptor} binds it to the request's thread and
+     * unbinds it afterwards). Answers 201 (also for a replay, which reserves nothing more).
      */
     @PostMapping("/reservations")
     ResponseEntity<ReservationView> reserve(@RequestHeader(name = RootContext.KEY_XID, required = false) String xid,
@@ -45,31 +47,16 @@ class ReservationController {
             throw new InvalidReservation("header " + RootContext.KEY_XID + " is not a Seata global transaction id"
                     + " (address:port:number)");
         }
-        if (request.items().size() > settings.maxLines()) {
-            throw new InvalidReservation("a reservation may have at most " + settings.maxLines() + " lines, this one has "
-                    + request.items().size());
+        if (!xid.equals(RootContext.getXID())) {
+            throw new IllegalStateException("the request's global transaction is not bound to its thread: is"
+                    + " seata.client.http.interceptor-enabled off?");
         }
-        List<StockLine> lines = StockLine.merge(request.items().stream()
-                .map(i -> new StockLine(i.skuId(), i.quantity())).toList());
-        for (StockLine line : lines) {
-            if (line.quantity() > settings.maxQuantityPerLine()) {
-                throw new InvalidReservation("quantity of " + line.skuId() + " is " + line.quantity() + "; at most "
-                        + settings.maxQuantityPerLine() + " per SKU");
-            }
-        }
-        boolean bound = xid.equals(RootContext.getXID());
-        if (!bound) {
-            RootContext.bind(xid);
-        }
-        try {
-            List<StockLine> reserved = reserving.reserve(request.reservationId(), request.userId(), lines);
-            return ResponseEntity.status(HttpStatus.CREATED)
-                    .body(new ReservationView(request.reservationId(), request.userId(), xid, reserved, "RESERVED"));
-        } finally {
-            if (!bound) {
-                RootContext.unbind();
-            }
-        }
+        ReservationLines lines = ReservationLines.of(request.items().stream()
+                .map(i -> new StockLine(i.skuId(), i.quantity())).toList(), settings.maxLines(),
+                settings.maxQuantityPerLine());
+        reserving.reserve(request.reservationId(), request.userId(), lines);
+        return ResponseEntity.status(HttpStatus.CREATED)
+                .body(new ReservationView(request.reservationId(), request.userId(), xid, lines.lines(), "RESERVED"));
     }
 
     /** No global transaction came with the request. */
@@ -80,7 +67,7 @@ class ReservationController {
         }
     }
 
-    /** Input the bean constraints cannot express (limits from configuration). */
+    /** A header the bean constraints cannot check. */
     static final class InvalidReservation extends RuntimeException {
         InvalidReservation(String message) {
             super(message, null, false, false);
