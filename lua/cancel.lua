@@ -16,30 +16,49 @@
 -- (The same four names as confirm.lua's: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
+-- Reply codes, as the header lists them.
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE = 0, 1, 2, 3
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]
 local retention = tonumber(ARGV[3])
 
-local now = redis.call('TIME')
-local millis = tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+local millis = now_millis()
 
-local record = redis.call('HMGET', fence, 'state', 'quantity', 'alloc', 'user')
-local state = record[1]
-local quantity = tonumber(record[2] or '0')
+local record = fields(fence, 'state', 'quantity', 'alloc', 'user')
+local state = record.state
+local quantity = tonumber(record.quantity or '0')
 if not state then
   redis.call('HSET', fence, 'state', 'CANCELLED', 'quantity', 0, 'tombstone', 1, 'ended_at', millis)
   redis.call('EXPIRE', fence, retention)
-  return {2, 0}
+  return {NO_RECORD, 0}
 end
 if state == 'CANCELLED' then
-  return {1, quantity}
+  return {ALREADY_APPLIED, quantity}
 end
 if state == 'CONFIRMED' then
-  return {3, quantity}
+  return {ENDED_OTHERWISE, quantity}
 end
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
-for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
+for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
   local s = tonumber(segment)
   local units = tonumber(take)
   local key = stock .. ':seg:' .. s
@@ -57,7 +76,7 @@ for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
 end
 redis.call('HINCRBY', stock, 'reserved', -quantity)
 redis.call('HINCRBY', stock, 'available', quantity)
-local buyer = stock .. ':buyer:' .. record[4]
+local buyer = stock .. ':buyer:' .. record.user
 if redis.call('DECRBY', buyer, quantity) <= 0 then
   redis.call('DEL', buyer)
 end
@@ -65,4 +84,4 @@ end
 redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
 redis.call('SREM', stock .. ':open', fence)
-return {0, quantity}
+return {APPLIED, quantity}

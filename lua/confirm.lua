@@ -14,25 +14,45 @@
 -- (The same four names as cancel.lua's: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
+-- Reply codes, as the header lists them.
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE = 0, 1, 2, 3
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]
 local retention = tonumber(ARGV[3])
 
-local record = redis.call('HMGET', fence, 'state', 'quantity', 'alloc')
-local state = record[1]
-local quantity = tonumber(record[2] or '0')
+local record = fields(fence, 'state', 'quantity', 'alloc')
+local state = record.state
+local quantity = tonumber(record.quantity or '0')
 if not state then
-  return {2, 0}
+  return {NO_RECORD, 0}
 end
 if state == 'CONFIRMED' then
-  return {1, quantity}
+  return {ALREADY_APPLIED, quantity}
 end
 if state == 'CANCELLED' then
-  return {3, quantity}
+  return {ENDED_OTHERWISE, quantity}
 end
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
-for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
+for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
   local seg = stock .. ':seg:' .. segment
   local reserved = redis.call('HINCRBY', seg, 'reserved', -tonumber(take))
   if tonumber(segment) >= count and reserved <= 0 and tonumber(redis.call('HGET', seg, 'available') or '0') <= 0 then
@@ -41,9 +61,7 @@ for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
 end
 redis.call('HINCRBY', stock, 'reserved', -quantity)
 redis.call('HINCRBY', stock, 'sold', quantity)
-local now = redis.call('TIME')
-redis.call('HSET', fence, 'state', 'CONFIRMED',
-  'ended_at', tostring(tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+redis.call('HSET', fence, 'state', 'CONFIRMED', 'ended_at', now_millis())
 redis.call('EXPIRE', fence, retention)
 redis.call('SREM', stock .. ':open', fence)
-return {0, quantity}
+return {APPLIED, quantity}

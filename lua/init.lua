@@ -11,25 +11,41 @@
 --              available units are split evenly over the segments
 --   1 EXISTS   the SKU already has stock in Redis: nothing changed (restock or reload instead)
 -- Idempotency: a replay finds EXISTS.
+local CREATED, EXISTS = 0, 1
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local available = tonumber(ARGV[1])
 local sold = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 local count = tonumber(ARGV[4])
-local current = redis.call('HMGET', stock, 'available', 'reserved', 'sold', 'segments')
-if current[4] then
-  return {1, tonumber(current[1] or '0'), tonumber(current[2] or '0'), tonumber(current[3] or '0'),
-    tonumber(current[4])}
+local current = fields(stock, 'available', 'reserved', 'sold', 'segments')
+if current.segments then
+  return {EXISTS, tonumber(current.available or '0'), tonumber(current.reserved or '0'),
+    tonumber(current.sold or '0'), tonumber(current.segments)}
 end
-local share = math.floor(available / count)
-local extra = available % count
 for s = 0, count - 1 do
-  local units = share
-  if s < extra then
-    units = units + 1
-  end
-  redis.call('HSET', stock .. ':seg:' .. s, 'available', units, 'reserved', 0)
+  redis.call('HSET', stock .. ':seg:' .. s, 'available', share_of(available, count, s), 'reserved', 0)
 end
 redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', count)
-return {0, available, 0, sold, count}
+return {CREATED, available, 0, sold, count}

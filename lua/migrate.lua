@@ -14,27 +14,40 @@
 --   0 MIGRATED         the old fields were replaced by the new ones, SKU and every segment
 --   1 ALREADY_CURRENT  the SKU already uses the new fields: nothing changed
 --   2 UNKNOWN_SKU      no stock hash: nothing changed
+local MIGRATED, ALREADY_CURRENT, UNKNOWN_SKU = 0, 1, 2
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
-local sku = redis.call('HMGET', stock, 'segments', 'seg_span', 'total', 'locked', 'sold', 'available', 'reserved')
-if not sku[1] then
-  return {2, 0, 0, 0}
+local sku = fields(stock, 'segments', 'seg_span', 'total', 'locked', 'sold', 'available', 'reserved')
+if not sku.segments then
+  return {UNKNOWN_SKU, 0, 0, 0}
 end
-if not sku[3] then
-  return {1, tonumber(sku[6] or '0'), tonumber(sku[7] or '0'), tonumber(sku[5] or '0')}
+if not sku.total then
+  return {ALREADY_CURRENT, tonumber(sku.available or '0'), tonumber(sku.reserved or '0'), tonumber(sku.sold or '0')}
 end
-local span = tonumber(sku[2] or sku[1])
+local span = tonumber(sku.seg_span or sku.segments)
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
-  local seg = redis.call('HMGET', key, 'total', 'locked')
-  if seg[1] or seg[2] then
-    local locked = tonumber(seg[2] or '0')
-    redis.call('HSET', key, 'available', tonumber(seg[1] or '0') - locked, 'reserved', locked)
+  local seg = fields(key, 'total', 'locked')
+  if seg.total or seg.locked then
+    local locked = tonumber(seg.locked or '0')
+    redis.call('HSET', key, 'available', tonumber(seg.total or '0') - locked, 'reserved', locked)
     redis.call('HDEL', key, 'total', 'locked')
   end
 end
-local locked = tonumber(sku[4] or '0')
-local available = tonumber(sku[3]) - locked
-local sold = tonumber(sku[5] or '0') - locked
+local locked = tonumber(sku.locked or '0')
+local available = tonumber(sku.total) - locked
+local sold = tonumber(sku.sold or '0') - locked
 redis.call('HSET', stock, 'available', available, 'reserved', locked, 'sold', sold)
 redis.call('HDEL', stock, 'total', 'locked')
-return {0, available, locked, sold}
+return {MIGRATED, available, locked, sold}

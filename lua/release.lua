@@ -9,8 +9,10 @@
 --   1 NOT_HELD  the lock is gone or held by another token: nothing changed
 -- Idempotency: a replay finds NOT_HELD.
 
+local RELEASED, NOT_HELD = 0, 1
+
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
-  return {0}
+  return {RELEASED}
 end
-return {1}
+return {NOT_HELD}

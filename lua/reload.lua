@@ -15,24 +15,46 @@
 --                   carries MySQL's available instead of Redis's
 -- The segment count is kept (1 if the SKU was missing); available units are spread evenly over the active
 -- segments. Buyer counters are left as they are. Idempotency: a replay computes the same state.
+local RELOADED, OPEN_EXCEEDS = 0, 1
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local sold = tonumber(ARGV[2])
 local unsold = tonumber(ARGV[1]) - sold - tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
-local sku = redis.call('HMGET', stock, 'segments', 'seg_span')
-local count = tonumber(sku[1] or '1')
-local span = tonumber(sku[2] or sku[1] or '1')
+local sku = fields(stock, 'segments', 'seg_span')
+local count = tonumber(sku.segments or '1')
+local span = tonumber(sku.seg_span or sku.segments or '1')
 -- Open reservations: what each one holds, per segment.
 local held = {}
 local reserved = 0
 local open = 0
 local open_key = stock .. ':open'
 for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
-  local record = redis.call('HMGET', fence, 'state', 'quantity', 'alloc')
-  if record[1] == 'TRIED' then
+  local record = fields(fence, 'state', 'quantity', 'alloc')
+  if record.state == 'TRIED' then
     open = open + 1
-    reserved = reserved + tonumber(record[2])
-    for segment, take in string.gmatch(record[3], '(%d+):(%d+)') do
+    reserved = reserved + tonumber(record.quantity)
+    for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
       local s = tonumber(segment)
       held[s] = (held[s] or 0) + tonumber(take)
       if s + 1 > span then
@@ -44,22 +66,17 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   end
 end
 if reserved > unsold then
-  return {1, unsold, reserved, sold, open}
+  return {OPEN_EXCEEDS, unsold, reserved, sold, open}
 end
 -- Segments: reserved units where the records say, available units spread over the active ones.
 local available = unsold - reserved
-local share = math.floor(available / count)
-local extra = available % count
 local new_span = count
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
   local hold = held[s] or 0
   local units = 0
   if s < count then
-    units = share
-    if s < extra then
-      units = units + 1
-    end
+    units = share_of(available, count, s)
   end
   if s < count or hold > 0 then
     redis.call('HSET', key, 'available', units, 'reserved', hold)
@@ -72,4 +89,4 @@ for s = 0, span - 1 do
 end
 redis.call('HSET', stock, 'stocked', unsold + sold, 'available', available, 'reserved', reserved, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', new_span)
-return {0, available, reserved, sold, open}
+return {RELOADED, available, reserved, sold, open}

@@ -13,17 +13,39 @@
 -- and sold do not change. Field seg_span remembers how many segment indexes may exist, active or draining.
 -- Idempotency: a replay finds UNCHANGED.
 
+local RESEGMENTED, UNCHANGED, UNKNOWN_SKU = 0, 1, 2
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local target = tonumber(ARGV[1])
 
-local sku = redis.call('HMGET', stock, 'segments', 'seg_span')
-if not sku[1] then
-  return {2, 0, target, 0}
+local sku = fields(stock, 'segments', 'seg_span')
+if not sku.segments then
+  return {UNKNOWN_SKU, 0, target, 0}
 end
-local count = tonumber(sku[1])
-local span = tonumber(sku[2] or sku[1])
+local count = tonumber(sku.segments)
+local span = tonumber(sku.seg_span or sku.segments)
 if count == target then
-  return {1, count, count, 0}
+  return {UNCHANGED, count, count, 0}
 end
 
 -- Gather every available unit; keep only what is reserved where it is.
@@ -31,9 +53,9 @@ local pool = 0
 local new_span = target
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
-  local seg = redis.call('HMGET', key, 'available', 'reserved')
-  local reserved = tonumber(seg[2] or '0')
-  pool = pool + tonumber(seg[1] or '0')
+  local seg = fields(key, 'available', 'reserved')
+  local reserved = tonumber(seg.reserved or '0')
+  pool = pool + tonumber(seg.available or '0')
   if s < target or reserved > 0 then
     redis.call('HSET', key, 'available', 0, 'reserved', reserved)
     if s + 1 > new_span then
@@ -44,14 +66,8 @@ for s = 0, span - 1 do
   end
 end
 
-local share = math.floor(pool / target)
-local extra = pool % target
 for s = 0, target - 1 do
-  local add = share
-  if s < extra then
-    add = add + 1
-  end
-  redis.call('HINCRBY', stock .. ':seg:' .. s, 'available', add)
+  redis.call('HINCRBY', stock .. ':seg:' .. s, 'available', share_of(pool, target, s))
 end
 redis.call('HSET', stock, 'segments', target, 'seg_span', new_span)
-return {0, count, target, pool}
+return {RESEGMENTED, count, target, pool}

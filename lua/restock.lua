@@ -11,26 +11,43 @@
 --   2 UNKNOWN_SKU      the SKU has no stock in Redis: nothing changed
 -- Idempotency: the operation id is recorded in <KEYS[1]>:op:<id> in the same script.
 
+local RESTOCKED, ALREADY_APPLIED, UNKNOWN_SKU = 0, 1, 2
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
 local stock = KEYS[1]
 local units = tonumber(ARGV[1])
 local marker = stock .. ':op:' .. ARGV[2]
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '0')
 if count == 0 then
-  return {2, 0, 0}
+  return {UNKNOWN_SKU, 0, 0}
 end
 if redis.call('EXISTS', marker) == 1 then
-  local now = redis.call('HMGET', stock, 'stocked', 'available')
-  return {1, tonumber(now[1]), tonumber(now[2])}
+  local now = fields(stock, 'stocked', 'available')
+  return {ALREADY_APPLIED, tonumber(now.stocked), tonumber(now.available)}
 end
 
-local share = math.floor(units / count)
-local extra = units % count
 for s = 0, count - 1 do
-  local add = share
-  if s < extra then
-    add = add + 1
-  end
+  local add = share_of(units, count, s)
   if add > 0 then
     redis.call('HINCRBY', stock .. ':seg:' .. s, 'available', add)
   end
@@ -38,4 +55,4 @@ end
 local stocked = redis.call('HINCRBY', stock, 'stocked', units)
 local available = redis.call('HINCRBY', stock, 'available', units)
 redis.call('SET', marker, units, 'EX', tonumber(ARGV[3]))
-return {0, stocked, available}
+return {RESTOCKED, stocked, available}

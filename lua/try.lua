@@ -11,8 +11,7 @@
 --             <KEYS[k]>:tx:<xid>:<reservation>  fence record of this reservation on this SKU
 --             <KEYS[k]>:buyer:<user>            units the user holds (tried or confirmed, not cancelled)
 --             <KEYS[k]>:open                    set of the fence keys of open (TRIED) reservations
--- ARGV[1]   now, in milliseconds since the epoch (the caller's clock; recorded as tried_at)
--- then, for each reservation, in order:
+-- ARGV      for each reservation, in order:
 --           xid (global transaction id), reservation id (the caller's idempotency key, e.g. the order id),
 --           branch id, user id, the number of lines n, and n pairs (k, quantity): the index in KEYS of the line's
 --           stock key and a positive integer. The caller merges lines of the same SKU: a key appears at most once
@@ -38,7 +37,26 @@
 -- splitting a line over several segments when no single one has enough; it reads segments only until the line
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
 
-local now = ARGV[1]
+-- Reply codes, as the header lists them.
+local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU =
+  0, 1, 2, 3, 4, 5
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
 
 local function start_segment(xid, reservation, count)
   if count <= 1 then
@@ -58,16 +76,17 @@ local sku_order = {} -- stock keys in the order first read
 local buyers = {}    -- buyer key -> units added by this call
 local buyer_order = {}
 local fences = {}    -- fence key -> true, for the reservations this call reserved
-local records = {}   -- fence records to write: {key, quantity, alloc, branch, user}
+local records = {}   -- fence records to write: {key, quantity, alloc, branch, user}, by name
 
 local function sku_state(stock)
   local st = skus[stock]
   if st == nil then
-    local h = redis.call('HMGET', stock, 'limit', 'segments', 'available', 'reserved')
-    if not h[2] then
+    local h = fields(stock, 'limit', 'segments', 'available', 'reserved')
+    if not h.segments then
       st = false
     else
-      st = {limit = tonumber(h[1] or '0'), count = tonumber(h[2]), available = tonumber(h[3]), reserved = tonumber(h[4]),
+      st = {limit = tonumber(h.limit or '0'), count = tonumber(h.segments), available = tonumber(h.available),
+        reserved = tonumber(h.reserved),
         segs = {}, seg_order = {}, opened = {}}
       sku_order[#sku_order + 1] = stock
     end
@@ -79,30 +98,30 @@ end
 local function segment(st, stock, s)
   local seg = st.segs[s]
   if seg == nil then
-    local v = redis.call('HMGET', stock .. ':seg:' .. s, 'available', 'reserved')
-    seg = {available = tonumber(v[1] or '0'), reserved = tonumber(v[2] or '0'), taken = 0}
+    local v = fields(stock .. ':seg:' .. s, 'available', 'reserved')
+    seg = {available = tonumber(v.available or '0'), reserved = tonumber(v.reserved or '0'), taken = 0}
     st.segs[s] = seg
     st.seg_order[#st.seg_order + 1] = s
   end
   return seg
 end
 
--- Decides one reservation; lines is a list of {stock key, quantity}. Returns code, line, a, b.
+-- Decides one reservation; lines is a list of {stock = key, quantity = units}. Returns code, line, a, b.
 local function try_one(xid, reservation, branch, user, lines)
   -- check every line and plan its allocation; nothing is taken yet
   local plans = {}
   for i, line in ipairs(lines) do
-    local stock = line[1]
-    local quantity = line[2]
+    local stock = line.stock
+    local quantity = line.quantity
     local fence = stock .. ':tx:' .. xid .. ':' .. reservation
     local state = fences[fence] and 'TRIED' or redis.call('HGET', fence, 'state')
     if state == 'CANCELLED' then
-      return 4, i, 0, 0
+      return RESERVATION_CANCELLED, i, 0, 0
     end
     if not state then
       local st = sku_state(stock)
       if not st then
-        return 5, i, 0, 0
+        return UNKNOWN_SKU, i, 0, 0
       end
       local first = start_segment(xid, reservation, st.count)
       local left = quantity
@@ -115,7 +134,7 @@ local function try_one(xid, reservation, branch, user, lines)
         if free > 0 then
           available = available + free
           local take = math.min(free, left)
-          alloc[#alloc + 1] = {seg, s, take}
+          alloc[#alloc + 1] = {seg = seg, index = s, take = take}
           left = left - take
           if left == 0 then
             -- enough: the segments not read yet matter only to a refusal's "available"
@@ -124,13 +143,13 @@ local function try_one(xid, reservation, branch, user, lines)
         end
       end
       if left > 0 then
-        return 2, i, available, 0
+        return INSUFFICIENT_STOCK, i, available, 0
       end
       local buyer = stock .. ':buyer:' .. user
       if st.limit > 0 then
         local held = tonumber(redis.call('GET', buyer) or '0') + (buyers[buyer] or 0)
         if held + quantity > st.limit then
-          return 3, i, st.limit, held
+          return PURCHASE_LIMIT_EXCEEDED, i, st.limit, held
         end
       end
       plans[#plans + 1] = {st = st, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
@@ -138,17 +157,17 @@ local function try_one(xid, reservation, branch, user, lines)
   end
 
   if #plans == 0 then
-    return 1, 0, 0, 0
+    return ALREADY_RESERVED, 0, 0, 0
   end
 
   -- take every planned line (a stock key appears once per reservation, so what phase one read is current)
   for _, p in ipairs(plans) do
     local parts = {}
     for _, a in ipairs(p.alloc) do
-      a[1].available = a[1].available - a[3]
-      a[1].reserved = a[1].reserved + a[3]
-      a[1].taken = a[1].taken + a[3]
-      parts[#parts + 1] = a[2] .. ':' .. a[3]
+      a.seg.available = a.seg.available - a.take
+      a.seg.reserved = a.seg.reserved + a.take
+      a.seg.taken = a.seg.taken + a.take
+      parts[#parts + 1] = a.index .. ':' .. a.take
     end
     p.st.available = p.st.available - p.quantity
     p.st.reserved = p.st.reserved + p.quantity
@@ -159,20 +178,21 @@ local function try_one(xid, reservation, branch, user, lines)
     buyers[p.buyer] = buyers[p.buyer] + p.quantity
     fences[p.fence] = true
     p.st.opened[#p.st.opened + 1] = p.fence
-    records[#records + 1] = {p.fence, p.quantity, table.concat(parts, ','), branch, user}
+    records[#records + 1] = {key = p.fence, quantity = p.quantity, alloc = table.concat(parts, ','), branch = branch,
+      user = user}
   end
-  return 0, 0, 0, 0
+  return RESERVED, 0, 0, 0
 end
 
 local reply = {}
-local at = 2
+local at = 1
 while at <= #ARGV do
   local xid, reservation, branch, user = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local n = tonumber(ARGV[at + 4])
   local lines = {}
   for i = 1, n do
     local k = tonumber(ARGV[at + 3 + 2 * i])
-    lines[i] = {KEYS[k], tonumber(ARGV[at + 4 + 2 * i])}
+    lines[i] = {stock = KEYS[k], quantity = tonumber(ARGV[at + 4 + 2 * i])}
   end
   at = at + 5 + 2 * n
   local code, line, a, b = try_one(xid, reservation, branch, user, lines)
@@ -198,9 +218,10 @@ end
 for _, buyer in ipairs(buyer_order) do
   redis.call('INCRBY', buyer, buyers[buyer])
 end
+local tried_at = #records > 0 and now_millis()
 for _, r in ipairs(records) do
-  redis.call('HSET', r[1], 'state', 'TRIED', 'quantity', r[2], 'alloc', r[3], 'branch', r[4], 'user', r[5],
-    'tried_at', now)
+  redis.call('HSET', r.key, 'state', 'TRIED', 'quantity', r.quantity, 'alloc', r.alloc, 'branch', r.branch,
+    'user', r.user, 'tried_at', tried_at)
 end
 for _, stock in ipairs(sku_order) do
   local opened = skus[stock].opened

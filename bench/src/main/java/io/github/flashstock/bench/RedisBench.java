@@ -160,7 +160,7 @@ final class RedisBench implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", endpoints.redisHost(), "-p",
                 Integer.toString(endpoints.redisPort()), "--dbnum", Integer.toString(BENCH_DB),
                 "-c", Integer.toString(clients), "-n", Integer.toString(tries / perCall), "-r", "1000000000", "--csv",
-                "EVALSHA", sha, "1", "inv:{" + SKU + "}", Long.toString(System.currentTimeMillis())));
+                "EVALSHA", sha, "1", "inv:{" + SKU + "}"));
         for (int i = 0; i < perCall; i++) {
             // each reservation: xid, reservation, branch, user, 1 line, (key 1, quantity 1); every placeholder gets
             // its own random number

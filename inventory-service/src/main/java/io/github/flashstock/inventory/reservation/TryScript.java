@@ -46,8 +46,7 @@ public class TryScript {
         }
         Map<String, Integer> keyIndex = new HashMap<>();
         List<String> keys = new ArrayList<>();
-        List<String> args = new ArrayList<>(1 + requests.size() * 7);
-        args.add(Long.toString(System.currentTimeMillis()));
+        List<String> args = new ArrayList<>(requests.size() * 7);
         for (TryRequest request : requests) {
             args.add(request.xid());
             args.add(request.reservationId());

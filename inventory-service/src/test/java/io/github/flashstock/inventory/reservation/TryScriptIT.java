@@ -155,7 +155,7 @@ class TryScriptIT extends ScriptITSupport {
         assertThat(stock.reserved()).isZero();
         assertThat(scripts.reader.heldBy(good, "alice")).isZero();
         assertThat(scripts.reader.fenceState(good, goodXid, "order-1")).isEmpty();
-        assertThat(scripts.redis.opsForSet().size(StockKeys.stock(good) + ":open")).isZero();
+        assertThat(scripts.redis.opsForSet().size(StockKeys.open(good))).isZero();
     }
 
     @Test

@@ -55,7 +55,7 @@ public class RedisStockReader {
     public List<OpenReservation> openReservations(String skuId) {
         String prefix = StockKeys.stock(skuId) + ":tx:";
         List<OpenReservation> open = new ArrayList<>();
-        for (String fence : redis.opsForSet().members(StockKeys.stock(skuId) + ":open")) {
+        for (String fence : redis.opsForSet().members(StockKeys.open(skuId))) {
             List<Object> f = redis.opsForHash().multiGet(fence, List.of("state", "quantity", "user", "tried_at"));
             if (!"TRIED".equals(f.get(0)) || !fence.startsWith(prefix)) {
                 continue;

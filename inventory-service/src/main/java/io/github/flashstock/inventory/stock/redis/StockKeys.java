@@ -3,7 +3,9 @@ package io.github.flashstock.inventory.stock.redis;
 /**
  * The one place that names a SKU's Redis keys. The SKU id is a Redis Cluster hash tag, so everything about one
  * SKU (stock hash, segments, fence records, buyer counters) lives in one slot, and different SKUs spread over
- * the cluster. The scripts derive every other key from the stock key (see the header of {@code lua/try.lua}).
+ * the cluster. The scripts get the stock key in {@code KEYS} and derive every other key of the SKU from it, in the
+ * same shapes as here (the one exception to "every key in KEYS": they share its hash tag, so its slot, which
+ * {@code StockKeysTest} checks; the script ITs read what the scripts wrote through these names).
  */
 public final class StockKeys {
 
@@ -34,5 +36,15 @@ public final class StockKeys {
 
     public static String buyer(String skuId, String userId) {
         return stock(skuId) + ":buyer:" + userId;
+    }
+
+    /** The set of the SKU's open (TRIED) fence keys. */
+    public static String open(String skuId) {
+        return stock(skuId) + ":open";
+    }
+
+    /** The marker of one restock operation. */
+    public static String restockOperation(String skuId, String operationId) {
+        return stock(skuId) + ":op:" + operationId;
     }
 }

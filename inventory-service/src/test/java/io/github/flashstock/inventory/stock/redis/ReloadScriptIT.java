@@ -45,7 +45,7 @@ class ReloadScriptIT extends ScriptITSupport {
         assertThat(after.reserved()).isZero();
         assertThat(after.sold()).isEqualTo(7);
         assertThat(after.unsold()).isEqualTo(13);
-        assertThat(scripts.redis.opsForSet().size(StockKeys.stock(sku) + ":open")).isZero();
+        assertThat(scripts.redis.opsForSet().size(StockKeys.open(sku))).isZero();
         // and a replay computes the same state
         assertThat(scripts.reload.run(sku, 20, 7, 0, 0, Duration.ofSeconds(30)))
                 .contains(new ReloadOutcome.Reloaded(13, 0, 7, 0));

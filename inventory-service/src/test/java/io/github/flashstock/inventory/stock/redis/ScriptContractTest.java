@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +67,51 @@ class ScriptContractTest {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
         assertThat(code).doesNotContain("'total'", "'locked'", "\"total\"", "\"locked\"");
+    }
+
+    /**
+     * Helpers several scripts need are written once and kept identical wherever they appear (a script is sent to
+     * Redis whole, so each carries its own copy): the clock, named hash fields, the even spread over segments.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "now_millis, try.lua confirm.lua cancel.lua",
+            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua",
+            "share_of, init.lua restock.lua resegment.lua reload.lua"})
+    void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
+        Map<String, String> copies = new LinkedHashMap<>();
+        for (String script : ALL_SCRIPTS) {
+            String body = helper(script, helper);
+            if (body != null) {
+                copies.put(script, body);
+            }
+        }
+
+        assertThat(copies.keySet()).containsExactlyInAnyOrder(scripts.split(" "));
+        assertThat(copies.values().stream().distinct()).as("copies of %s", helper).hasSize(1);
+    }
+
+    /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
+    @ParameterizedTest
+    @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
+            "reload.lua", "release.lua", "migrate.lua"})
+    void timeComesFromTheServerClockOnly(String script) throws IOException {
+        String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
+        String helper = helper(script, "now_millis");
+
+        int reads = code.split("redis\\.call\\('TIME'\\)", -1).length - 1;
+        assertThat(reads).isEqualTo(helper == null ? 0 : 1);
+        assertThat(code).doesNotContainIgnoringCase("caller's clock");
+    }
+
+    private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
+            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua");
+
+    /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
+    private static String helper(String script, String name) throws IOException {
+        String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("(?ms)^local function " + name + "\\(.*?^end$").matcher(code);
+        return m.find() ? m.group() : null;
     }
 
     /** {@link ReloadScript} runs release.lua without reading its reply; its two codes, for the header check. */
