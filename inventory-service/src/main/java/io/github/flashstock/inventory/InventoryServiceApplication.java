@@ -2,6 +2,7 @@ package io.github.flashstock.inventory;
 
 import io.github.flashstock.support.web.AdminAccess;
 import io.github.flashstock.support.web.AdminToken;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.boot.SpringApplication;
@@ -23,6 +24,12 @@ public class InventoryServiceApplication {
     @Bean
     AdminToken adminToken(InventorySettings settings) {
         return AdminToken.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN");
+    }
+
+    /** The service's clock (event times, the reconciler's ages); tests move a clock of their own. */
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
     }
 
     public static void main(String[] args) {

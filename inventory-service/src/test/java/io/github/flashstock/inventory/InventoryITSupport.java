@@ -4,14 +4,15 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
-import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
-import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
 import io.github.flashstock.inventory.reservation.HeldTryGate;
 import io.github.flashstock.inventory.reservation.RecordedStockEvents;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -39,7 +40,10 @@ public abstract class InventoryITSupport {
         LiveConfig.ensureInstalled();
     }
 
-    /** Lets a test hold a Try between its branch registration and its script, and see the stock events. */
+    /**
+     * Lets a test hold a Try between its branch registration and its script, see the stock events, and move the
+     * service's clock forward.
+     */
     @TestConfiguration(proxyBeanMethods = false)
     static class Gates {
         @Bean
@@ -50,6 +54,12 @@ public abstract class InventoryITSupport {
         @Bean
         RecordedStockEvents recordedStockEvents() {
             return new RecordedStockEvents();
+        }
+
+        @Bean
+        @Primary
+        AdjustableClock adjustableClock() {
+            return new AdjustableClock();
         }
     }
 

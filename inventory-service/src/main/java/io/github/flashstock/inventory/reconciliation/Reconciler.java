@@ -6,6 +6,7 @@ import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.redis.RedisStock;
 import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +33,8 @@ public class Reconciler {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
+    /** Ages of reservations and sessions; the stores' own times come from the Redis server and the TC. */
+    private final Clock clock;
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
     private final RedisStockReader redis;
@@ -42,7 +45,9 @@ public class Reconciler {
     private final AtomicReference<ReconciliationReport> latest = new AtomicReference<>();
 
     Reconciler(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader redis, SeataTransactions transactions,
-               ReconciliationSettings settings, ObjectProvider<RocketMQTemplate> rocketmq, MeterRegistry meters) {
+               ReconciliationSettings settings, ObjectProvider<RocketMQTemplate> rocketmq, MeterRegistry meters,
+               Clock clock) {
+        this.clock = clock;
         this.skus = skus;
         this.ledger = ledger;
         this.redis = redis;
@@ -68,14 +73,14 @@ public class Reconciler {
 
     /** One run over every SKU MySQL knows. */
     public synchronized ReconciliationReport run() {
-        Instant started = Instant.now();
+        Instant started = clock.instant();
         List<String> ids = skus.skuIds();
         List<Finding> findings = new ArrayList<>();
         for (String sku : ids) {
             findings.addAll(check(sku));
         }
         findings.addAll(staleSessions());
-        ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, Instant.now(),
+        ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, clock.instant(),
                 ids.size(), List.copyOf(findings));
         latest.set(report);
         findings.forEach(f -> meters.counter("inventory.reconciliation.findings", "kind", f.kind().name()).increment());
@@ -115,7 +120,7 @@ public class Reconciler {
             findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku,
                     Map.of("ledgerConfirmed", confirmed, "mysqlSold", now.sold())));
         }
-        long nowMillis = System.currentTimeMillis();
+        long nowMillis = clock.millis();
         for (RedisStockReader.OpenReservation open : redis.openReservations(sku)) {
             long age = nowMillis - open.triedAtMillis();
             if (age >= settings.staleAfter().toMillis()) {
@@ -149,7 +154,7 @@ public class Reconciler {
         if (settings.sessionStaleAfter() == null) {
             return List.of();
         }
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         List<Finding> findings = new ArrayList<>();
         for (SeataTransactions.GlobalSessionView session : transactions.sessions()) {
             long age = now - session.beginTimeMillis();
@@ -178,22 +183,25 @@ public class Reconciler {
      * have sold the same units.
      */
     private Optional<Map<String, Object>> drift(String sku) {
-        SkuStockRow m = skus.find(sku);
-        Optional<RedisStock> r = redis.read(sku);
-        if (r.isEmpty()) {
-            return Optional.of(Map.of("redisMissing", true, "mysqlAvailable", m.available()));
+        return drift(redis.read(sku), skus.find(sku));
+    }
+
+    /** The arithmetic of {@link #drift(String)}: the facts of a disagreement, empty when the stores agree. */
+    static Optional<Map<String, Object>> drift(Optional<RedisStock> redis, SkuStockRow mysql) {
+        if (redis.isEmpty()) {
+            return Optional.of(Map.of("redisMissing", true, "mysqlAvailable", mysql.available()));
         }
-        long redisUnsold = r.get().unsold();
-        if (redisUnsold == m.available() && r.get().sold() == m.sold()) {
+        RedisStock r = redis.get();
+        if (r.unsold() == mysql.available() && r.sold() == mysql.sold()) {
             return Optional.empty();
         }
         Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("redisUnsold", redisUnsold);
-        facts.put("mysqlAvailable", m.available());
-        facts.put("unsoldDifference", redisUnsold - m.available());
-        facts.put("redisSold", r.get().sold());
-        facts.put("mysqlSold", m.sold());
-        facts.put("soldDifference", r.get().sold() - m.sold());
+        facts.put("redisUnsold", r.unsold());
+        facts.put("mysqlAvailable", mysql.available());
+        facts.put("unsoldDifference", r.unsold() - mysql.available());
+        facts.put("redisSold", r.sold());
+        facts.put("mysqlSold", mysql.sold());
+        facts.put("soldDifference", r.sold() - mysql.sold());
         return Optional.of(facts);
     }
 

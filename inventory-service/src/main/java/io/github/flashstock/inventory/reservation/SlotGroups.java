@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -21,8 +22,13 @@ class SlotGroups {
 
     private final boolean cluster;
 
+    @Autowired
     SlotGroups(RedisConnectionFactory connections) {
-        this.cluster = connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        this(connections instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware());
+    }
+
+    SlotGroups(boolean cluster) {
+        this.cluster = cluster;
     }
 
     List<List<StockLine>> of(List<StockLine> lines) {

@@ -13,6 +13,7 @@ import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -39,10 +40,12 @@ class StockReservationAction implements ReservationAction {
     private final TryGate gate;
     private final SlotGroups slotGroups;
     private final ApplicationEventPublisher events;
+    private final Clock clock;
 
     StockReservationAction(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
-                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events) {
+                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events, Clock clock) {
+        this.clock = clock;
         this.tries = tries;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -82,7 +85,7 @@ class StockReservationAction implements ReservationAction {
                 throw refusal.exception();
             }
             if (result instanceof TryOutcome.Reserved) {
-                Instant now = Instant.now();
+                Instant now = clock.instant();
                 for (StockLine line : lines.lines()) {
                     events.publishEvent(new StockMoved.StockReserved(context.getXid(), reservationId,
                             context.getBranchId(), line.skuId(), line.quantity(), userId, now));
@@ -144,7 +147,8 @@ class StockReservationAction implements ReservationAction {
                     record(phase, context, reservationId, line.skuId(), outcome.quantity());
                     // also on a replay: a retry after a failed MySQL step must not lose the event (listeners
                     // fold events idempotently)
-                    events.publishEvent(moved(phase, context, reservationId, line.skuId(), outcome.quantity()));
+                    events.publishEvent(moved(phase, context, reservationId, line.skuId(), outcome.quantity(),
+                            clock.instant()));
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
                     if (phase == Phase.CONFIRM) {
                         log.error("confirm found no reservation record for SKU {}: nothing was reserved in Redis"
@@ -183,12 +187,12 @@ class StockReservationAction implements ReservationAction {
     }
 
     private static StockMoved moved(Phase phase, BusinessActionContext context, String reservationId, String skuId,
-                                    long units) {
+                                    long units, Instant at) {
         return switch (phase) {
             case CONFIRM -> new StockMoved.StockConfirmed(context.getXid(), reservationId, context.getBranchId(),
-                    skuId, units, Instant.now());
+                    skuId, units, at);
             case CANCEL -> new StockMoved.StockReleased(context.getXid(), reservationId, context.getBranchId(),
-                    skuId, units, Instant.now());
+                    skuId, units, at);
         };
     }
 

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reconciliation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.AdjustableClock;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryScript;
@@ -41,6 +42,9 @@ class ReconciliationIT extends InventoryITSupport {
     @Autowired
     TryScript tryScript;
 
+    @Autowired
+    AdjustableClock clock;
+
     @AfterEach
     void unbind() {
         RootContext.unbind();
@@ -53,9 +57,9 @@ class ReconciliationIT extends InventoryITSupport {
         return h;
     }
 
-    private String sku(long total) {
+    private String sku(long stocked) {
         String sku = "sku-" + UUID.randomUUID();
-        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", total), admin()), String.class);
+        http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", stocked), admin()), String.class);
         return sku;
     }
 
@@ -99,7 +103,7 @@ class ReconciliationIT extends InventoryITSupport {
         String ghostXid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
         assertThat(tryScript.run(ghostXid, "ghost-1", 1, "u-9", List.of(new StockLine(stale, 3))))
                 .isEqualTo(new TryOutcome.Reserved());
-        Thread.sleep(2_100); // older than stale-after (2 s in tests)
+        clock.advance(Duration.ofMillis(2_100)); // older than stale-after (2 s in tests), without waiting
 
         // When reconciliation runs
         JsonNode report = run();
