@@ -1,21 +1,31 @@
--- confirm.lua: the TCC Confirm phase for one SKU of one reservation. Driven by the fence record only: the
--- quantity and the segments it touches are those the Try recorded, never values from the caller.
+-- confirm.lua: the TCC Confirm phase for one SKU of one reservation. Driven by the fence record: the quantity
+-- and the segments it touches are those the Try recorded. Only when there is no record (the Try never reached
+-- Redis, or Redis lost it) does the caller's word count: the coordinator has committed, so the units are sold.
 --
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments and the fence record are derived from it, see try.lua)
 -- ARGV[1]  xid
 -- ARGV[2]  reservation id
 -- ARGV[3]  seconds to keep the finished record (it must outlive any retry of this transaction)
+-- ARGV[4]  units of this SKU the reservation holds, as the branch's action context says (used without a record)
+-- ARGV[5]  the buyer's user id (likewise)
 --
 -- Reply {code, quantity}
 --   0 APPLIED          the TRIED record is now CONFIRMED: reserved -= q (SKU and segments), sold += q (SKU)
 --   1 ALREADY_APPLIED  the record is CONFIRMED already: a replay, nothing changed
---   2 NO_RECORD        no record: the Try never reached Redis (or Redis lost it); nothing changed
+--   2 NO_RECORD        no record and no stock hash for the SKU: nothing changed (the reconciler reports the SKU)
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
--- (The same four names as cancel.lua's: one decoder, PhaseOutcome, reads both.)
--- Idempotency: only a TRIED record moves stock, and it moves exactly once.
+--   4 RECOVERED        no record: q units were taken from available stock (active segments in order) and sold,
+--                      the buyer's count raised, and a CONFIRMED record (recovered = 1) written, so a replay
+--                      finds ALREADY_APPLIED
+--   5 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
+--                      is taken; a CONFIRMED record (quantity 0, oversold = q) is written, and <KEYS[1]>:oversold
+--                      gets the fence key -> q, which the reconciler reports until an operator settles it
+-- (Codes 0-3 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
+-- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
+-- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
-local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE = 0, 1, 2, 3
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD = 0, 1, 2, 3, 4, 5
 
 -- One clock for every script: the Redis server's, in milliseconds.
 local function now_millis()
@@ -42,7 +52,40 @@ local record = fields(fence, 'state', 'quantity', 'alloc')
 local state = record.state
 local quantity = tonumber(record.quantity or '0')
 if not state then
-  return {NO_RECORD, 0}
+  local sku = fields(stock, 'segments', 'available')
+  if not sku.segments then
+    return {NO_RECORD, 0}
+  end
+  local units = tonumber(ARGV[4])
+  local user = ARGV[5]
+  if tonumber(sku.available) < units then
+    redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', 0, 'oversold', units, 'user', user,
+      'ended_at', now_millis())
+    redis.call('EXPIRE', fence, retention)
+    redis.call('HSET', stock .. ':oversold', fence, units)
+    return {OVERSOLD, units}
+  end
+  local left = units
+  local parts = {}
+  for s = 0, tonumber(sku.segments) - 1 do
+    local seg = stock .. ':seg:' .. s
+    local take = math.min(tonumber(redis.call('HGET', seg, 'available') or '0'), left)
+    if take > 0 then
+      redis.call('HINCRBY', seg, 'available', -take)
+      parts[#parts + 1] = s .. ':' .. take
+      left = left - take
+    end
+    if left == 0 then
+      break
+    end
+  end
+  redis.call('HINCRBY', stock, 'available', -units)
+  redis.call('HINCRBY', stock, 'sold', units)
+  redis.call('INCRBY', stock .. ':buyer:' .. user, units)
+  redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', table.concat(parts, ','),
+    'recovered', 1, 'user', user, 'ended_at', now_millis())
+  redis.call('EXPIRE', fence, retention)
+  return {RECOVERED, units}
 end
 if state == 'CONFIRMED' then
   return {ALREADY_APPLIED, quantity}

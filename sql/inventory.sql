@@ -44,6 +44,18 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
+-- Every restock applied to sku_stock, by the caller's operation id (the Idempotency-Key of
+-- POST /admin/skus/{skuId}/restock): a replay finds its row and adds nothing. Written in the same transaction as
+-- the stocked increment.
+CREATE TABLE IF NOT EXISTS restock_operation (
+    sku_id        VARCHAR(64)  NOT NULL,
+    operation_id  VARCHAR(128) NOT NULL,
+    units         BIGINT       NOT NULL,
+    created_at    TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (sku_id, operation_id),
+    CONSTRAINT ck_restock_operation_units CHECK (units > 0)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
 -- Every repair an operator ran (nothing repairs silently): what, on which SKU or reservation,
 -- what it found and did, and who asked.
 CREATE TABLE IF NOT EXISTS repair_audit (

@@ -6,7 +6,7 @@ import java.util.Map;
 public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
 
     public enum Kind {
-        /** Redis and MySQL disagree on the SKU's units on hand or sold (and still do after a recheck). */
+        /** Redis and MySQL disagree on the SKU's unsold or sold units (and still do after a recheck). */
         REDIS_MYSQL_DRIFT,
         /** MySQL knows the SKU, Redis does not (it is loaded on first use; reported, not repaired). */
         REDIS_MISSING,
@@ -24,6 +24,12 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * sees them, and the ledger's state of every reservation under that XID (the branch's work as our stores
          * see it). The SKU is the first one the ledger names, empty when it names none.
          */
-        STALE_GLOBAL_SESSION
+        STALE_GLOBAL_SESSION,
+        /**
+         * A Confirm of a committed transaction found no reservation record in Redis (the Try never reached it, or
+         * Redis lost it) and fewer units available than the transaction holds: those units were sold to someone
+         * else as well. Facts: xid, reservation id, units. Reported on every run until an operator settles it.
+         */
+        OVERSOLD_CONFIRM
     }
 }

@@ -120,6 +120,10 @@ public class Reconciler {
             findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku,
                     Map.of("ledgerConfirmed", confirmed, "mysqlSold", now.sold())));
         }
+        for (RedisStockReader.OversoldConfirm o : redis.oversoldConfirms(sku)) {
+            findings.add(new Finding(Finding.Kind.OVERSOLD_CONFIRM, sku,
+                    Map.of("xid", o.xid(), "reservationId", o.reservationId(), "units", o.units())));
+        }
         long nowMillis = clock.millis();
         for (RedisStockReader.OpenReservation open : redis.openReservations(sku)) {
             long age = nowMillis - open.triedAtMillis();

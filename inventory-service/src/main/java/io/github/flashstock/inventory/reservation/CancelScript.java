@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
+import java.time.Duration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -9,5 +10,9 @@ public class CancelScript extends SecondPhaseScript {
 
     public CancelScript(StringRedisTemplate redis) {
         super(redis, "cancel.lua");
+    }
+
+    public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
+        return run(skuId, xid, reservationId, retention, new String[0]);
     }
 }

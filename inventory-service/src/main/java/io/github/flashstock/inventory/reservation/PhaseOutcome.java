@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What {@code lua/confirm.lua} or {@code lua/cancel.lua} did to one SKU of one reservation. Both scripts reply with
- * the same four codes, named as here; {@link #tag()} is the name in metrics and logs.
+ * the first four codes, named as here; the Confirm also with the last two, for a reservation it finds no record of.
+ * {@link #tag()} is the name in metrics and logs.
  */
 public sealed interface PhaseOutcome {
 
@@ -60,9 +61,31 @@ public sealed interface PhaseOutcome {
         }
     }
 
-    /** The reply codes of both scripts, in order: APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE. */
+    /**
+     * Confirm only: no record, and the units the committed transaction holds were taken from available stock and
+     * sold (a record now says so).
+     */
+    record Recovered(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.RECOVERED;
+        }
+    }
+
+    /**
+     * Confirm only: no record, and fewer units available than the committed transaction holds: sold to someone
+     * else. Nothing was taken; Redis keeps the finding for the reconciler ({@code quantity} = the units).
+     */
+    record Oversold(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.OVERSOLD;
+        }
+    }
+
+    /** The reply codes in order: both scripts' APPLIED to ENDED_OTHERWISE, then the Confirm's own two. */
     enum Code {
-        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD
     }
 
     static PhaseOutcome decode(String script, List<Long> reply) {
@@ -76,6 +99,8 @@ public sealed interface PhaseOutcome {
             case ALREADY_APPLIED -> new AlreadyApplied(quantity);
             case NO_RECORD -> new NoRecord();
             case ENDED_OTHERWISE -> new EndedOtherwise(quantity);
+            case RECOVERED -> new Recovered(quantity);
+            case OVERSOLD -> new Oversold(quantity);
         };
     }
 }

@@ -23,10 +23,17 @@ abstract class SecondPhaseScript {
         this.name = name;
     }
 
-    /** @param retention how long the finished fence record (or a tombstone) is kept */
-    public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
-        List<Long> reply = redis.execute(script, List.of(StockKeys.stock(skuId)), xid, reservationId,
-                Long.toString(retention.toSeconds()));
+    /**
+     * @param retention how long the finished fence record (or a tombstone) is kept
+     * @param more      the script's further arguments, if it takes any
+     */
+    PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, String... more) {
+        Object[] args = new Object[3 + more.length];
+        args[0] = xid;
+        args[1] = reservationId;
+        args[2] = Long.toString(retention.toSeconds());
+        System.arraycopy(more, 0, args, 3, more.length);
+        List<Long> reply = redis.execute(script, List.of(StockKeys.stock(skuId)), args);
         return PhaseOutcome.decode(name, reply);
     }
 }

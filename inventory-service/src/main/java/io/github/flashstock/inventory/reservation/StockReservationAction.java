@@ -137,13 +137,23 @@ class StockReservationAction implements ReservationAction {
         String xid = context.getXid();
         String reservationId = context.getActionContext("reservationId", String.class);
         String encoded = context.getActionContext("lines", String.class);
+        String userId = context.getActionContext("userId", String.class);
         boolean done = false;
         try (var ignored = logContext(xid, reservationId)) {
             for (StockLine line : ReservationLines.decode(encoded).lines()) {
-                PhaseOutcome outcome = script(phase, line.skuId(), xid, reservationId);
+                PhaseOutcome outcome = script(phase, line, xid, reservationId, userId);
                 meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag()).increment();
-                if (outcome instanceof PhaseOutcome.Applied || outcome.quantity() > 0
-                        && outcome instanceof PhaseOutcome.AlreadyApplied) {
+                if (outcome instanceof PhaseOutcome.Recovered) {
+                    log.warn("confirm found no reservation record for SKU {} (the Try never reached Redis, or Redis"
+                            + " lost it): the committed {} unit(s) were taken from available stock", line.skuId(),
+                            outcome.quantity());
+                } else if (outcome instanceof PhaseOutcome.Oversold) {
+                    log.error("confirm found no reservation record for SKU {} and fewer than {} unit(s) available:"
+                            + " they were sold again; recorded for reconciliation (OVERSOLD_CONFIRM)", line.skuId(),
+                            outcome.quantity());
+                }
+                if (outcome instanceof PhaseOutcome.Applied || outcome instanceof PhaseOutcome.Recovered
+                        || outcome.quantity() > 0 && outcome instanceof PhaseOutcome.AlreadyApplied) {
                     record(phase, context, reservationId, line.skuId(), outcome.quantity());
                     // also on a replay: a retry after a failed MySQL step must not lose the event (listeners
                     // fold events idempotently)
@@ -151,8 +161,8 @@ class StockReservationAction implements ReservationAction {
                             clock.instant()));
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
                     if (phase == Phase.CONFIRM) {
-                        log.error("confirm found no reservation record for SKU {}: nothing was reserved in Redis"
-                                + " to confirm (Redis lost it?); left for reconciliation", line.skuId());
+                        log.error("confirm found neither a reservation record nor stock for SKU {} in Redis;"
+                                + " left for reconciliation (REDIS_MISSING)", line.skuId());
                     } else {
                         log.info("empty rollback for SKU {}: tombstone written", line.skuId());
                     }
@@ -172,10 +182,11 @@ class StockReservationAction implements ReservationAction {
         }
     }
 
-    private PhaseOutcome script(Phase phase, String skuId, String xid, String reservationId) {
+    private PhaseOutcome script(Phase phase, StockLine line, String xid, String reservationId, String userId) {
         return switch (phase) {
-            case CONFIRM -> confirmScript.run(skuId, xid, reservationId, settings.fenceRetention());
-            case CANCEL -> cancelScript.run(skuId, xid, reservationId, settings.fenceRetention());
+            case CONFIRM -> confirmScript.run(line.skuId(), xid, reservationId, settings.fenceRetention(),
+                    line.quantity(), userId);
+            case CANCEL -> cancelScript.run(line.skuId(), xid, reservationId, settings.fenceRetention());
         };
     }
 

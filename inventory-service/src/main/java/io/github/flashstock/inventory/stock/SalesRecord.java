@@ -8,8 +8,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The durable record in MySQL of what the second phases did: one ledger row per (xid, reservation, SKU), and the
- * SKU's sold count. Each method is one transaction and idempotent: the ledger's unique key makes a replay a no-op.
+ * The durable record in MySQL of what the second phases did (one ledger row per (xid, reservation, SKU), and the
+ * SKU's sold count) and of restocks (one row per operation id, and the SKU's stocked count). Each method is one
+ * transaction and idempotent: the ledger's and the operations' unique keys make a replay a no-op.
  */
 @Service
 public class SalesRecord {
@@ -40,6 +41,21 @@ public class SalesRecord {
             throw new IllegalStateException("sku_stock of " + skuId + " cannot take a sale of " + units
                     + " (unknown SKU, or MySQL has fewer units than Redis sold): Redis and MySQL drifted");
         }
+    }
+
+    /**
+     * A restock of {@code units} under the caller's operation id: recorded and added to {@code stocked} in one
+     * transaction, once; a replay changes nothing. @return true when applied now
+     */
+    @Transactional
+    public boolean restocked(String skuId, String operationId, long units) {
+        if (skus.recordRestock(skuId, operationId, units) == 0) {
+            return false;
+        }
+        if (skus.restock(skuId, units) != 1) {
+            throw new IllegalStateException("no sku_stock row for " + skuId);
+        }
+        return true;
     }
 
     /** A cancelled reservation of {@code units}: ledger CANCELLED, once. MySQL stock is untouched (Redis held it). */

@@ -37,10 +37,12 @@ public class StockCatalog {
     private final RestockScript restock;
     private final RedisStockReader reader;
     private final ReloadScript reload;
+    private final SalesRecord record;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload) {
+                        ReloadScript reload, SalesRecord record) {
+        this.record = record;
         this.skus = skus;
         this.init = init;
         this.restock = restock;
@@ -71,24 +73,24 @@ public class StockCatalog {
     }
 
     /**
-     * Adds units in MySQL, then in Redis under {@code operationId}, so that a retried request adds them once in
-     * Redis. @return the SKU's stock in Redis afterwards, empty when the SKU is unknown
+     * Adds units under {@code operationId}, once in each store however often the request is retried: first the
+     * durable record (MySQL: the operation's row and {@code stocked}, one transaction), then Redis
+     * ({@code restock.lua}, its own marker). A retry after a failure between the two steps completes the missing one.
+     * A SKU that MySQL knows but Redis has not loaded yet is loaded from MySQL, units included.
+     *
+     * @return the SKU's stock in Redis afterwards, empty when the SKU is unknown
      */
     public Optional<RedisStock> restock(String skuId, long units, String operationId) {
         if (skus.find(skuId) == null) {
             return Optional.empty();
         }
-        RestockOutcome outcome = restock.run(skuId, units, operationId, REMEMBER_RESTOCK);
-        if (outcome instanceof RestockOutcome.Restocked) {
-            skus.restock(skuId, units);
-            return reader.read(skuId);
+        if (!record.restocked(skuId, operationId, units)) {
+            log.info("restock {} of SKU {} was recorded in MySQL before: a replay", operationId, skuId);
         }
-        if (outcome instanceof RestockOutcome.AlreadyApplied) {
-            return reader.read(skuId);
+        if (restock.run(skuId, units, operationId, REMEMBER_RESTOCK) instanceof RestockOutcome.UnknownSku) {
+            loadIntoRedis(skuId);
+            restock.remember(skuId, operationId, units, REMEMBER_RESTOCK);
         }
-        // known to MySQL, not loaded into Redis yet: load it (with MySQL's new stock), then report
-        skus.restock(skuId, units);
-        loadIntoRedis(skuId);
         return reader.read(skuId);
     }
 

@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component;
  * reserved, sold; docs/design.md, "Stock model"), before anything else in the service touches stock: MySQL's
  * {@code sku_stock} columns {@code total} and {@code locked} become {@code stocked} and {@code reserved}, and each
  * SKU's Redis hash and segments get the new fields ({@code lua/migrate.lua}). Both steps find nothing to do the
- * second time. {@link StockCatalog} depends on this bean, and every feature reaches stock through the catalog or
+ * second time; the {@code restock_operation} table is created if the database predates it. {@link StockCatalog}
+ * depends on this bean, and every feature reaches stock through the catalog or
  * comes after it, so the TCC branch registers with Seata only once stock is migrated.
  *
  * <p>Stop every instance of an older release first: one still running would write the old fields.
@@ -34,8 +35,15 @@ public class StockModelMigration implements InitializingBean {
         this.redis = redis;
     }
 
+    /** The same table as in {@code sql/inventory.sql}: a database made before restocks were recorded gets it here. */
+    static final String RESTOCK_OPERATIONS = "CREATE TABLE IF NOT EXISTS restock_operation ("
+            + " sku_id VARCHAR(64) NOT NULL, operation_id VARCHAR(128) NOT NULL, units BIGINT NOT NULL,"
+            + " created_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), PRIMARY KEY (sku_id, operation_id),"
+            + " CONSTRAINT ck_restock_operation_units CHECK (units > 0)) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
+
     @Override
     public void afterPropertiesSet() {
+        jdbc.execute(RESTOCK_OPERATIONS);
         if (migrateMysql(TABLE)) {
             log.info("stock model: {} columns total, locked renamed to stocked, reserved", TABLE);
         }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.AdjustableClock;
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.reservation.ConfirmScript;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockLine;
@@ -73,6 +75,32 @@ class ReconciliationIT extends InventoryITSupport {
     private static List<JsonNode> findingsOf(JsonNode report, String sku) {
         return java.util.stream.StreamSupport.stream(report.path("findings").spliterator(), false)
                 .filter(f -> sku.equals(f.path("skuId").asText())).toList();
+    }
+
+    @Autowired
+    ConfirmScript confirmScript;
+
+    @Test
+    void aConfirmWithoutARecordThatFoundTooFewUnitsIsReportedAsAnOversellUntilSettled() {
+        // Given a committed transaction whose Try Redis never saw, confirmed on a SKU that has sold out meanwhile
+        String sku = sku(2);
+        String xid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
+        assertThat(confirmScript.run(sku, xid, "order-lost", Duration.ofHours(1), 5, "u-8"))
+                .isEqualTo(new PhaseOutcome.Oversold(5));
+
+        // When reconciliation runs (twice: nothing settles it on its own)
+        JsonNode first = run();
+        JsonNode second = run();
+
+        // Then both runs name the transaction, the reservation and the units
+        for (JsonNode report : List.of(first, second)) {
+            assertThat(findingsOf(report, sku)).singleElement().satisfies(f -> {
+                assertThat(f.path("kind").asText()).isEqualTo("OVERSOLD_CONFIRM");
+                assertThat(f.at("/facts/xid").asText()).isEqualTo(xid);
+                assertThat(f.at("/facts/reservationId").asText()).isEqualTo("order-lost");
+                assertThat(f.at("/facts/units").asLong()).isEqualTo(5);
+            });
+        }
     }
 
     @Test

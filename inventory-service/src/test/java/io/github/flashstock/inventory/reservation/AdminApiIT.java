@@ -2,8 +2,9 @@ package io.github.flashstock.inventory.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.stock.redis.RestockScript;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
 class AdminApiIT extends InventoryITSupport {
 
@@ -97,6 +99,61 @@ class AdminApiIT extends InventoryITSupport {
 
         assertThat(admin(HttpMethod.POST, "/admin/skus/no-such-" + UUID.randomUUID() + "/reload", null, ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(404);
+    }
+
+    @Autowired
+    RestockScript restockScript;
+
+    private ResponseEntity<JsonNode> restock(String sku, long units, String key) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setBearerAuth(ADMIN_TOKEN);
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        headers.set("Idempotency-Key", key);
+        return http.exchange("/admin/skus/" + sku + "/restock", HttpMethod.POST,
+                new HttpEntity<>(Map.of("quantity", units), headers), JsonNode.class);
+    }
+
+    /** Redis's and MySQL's stocked and available, in that order. */
+    private long[] stocked(String sku) {
+        JsonNode s = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        return new long[] {s.at("/redis/stocked").asLong(), s.at("/mysql/stocked").asLong(),
+                s.at("/redis/available").asLong(), s.at("/mysql/available").asLong()};
+    }
+
+    @Test
+    void aRestockRetriedAfterAFailureBetweenItsTwoStepsIsAppliedOnceInEachStore() {
+        String sku = new InventoryClient(http).skuWith(10, null, 2);
+
+        // a restock that reached Redis and failed before MySQL (process killed, MySQL away)...
+        restockScript.run(sku, 5, "op-a", Duration.ofDays(1));
+        // ... and one that reached MySQL and failed before Redis
+        jdbc.update("INSERT INTO restock_operation (sku_id, operation_id, units) VALUES (?, 'op-b', 7)", sku);
+        jdbc.update("UPDATE sku_stock SET stocked = stocked + 7 WHERE sku_id = ?", sku);
+        assertThat(stocked(sku)).containsExactly(15, 17, 15, 17);
+
+        // When both are retried with their keys, then retried again
+        assertThat(restock(sku, 5, "op-a").getStatusCode().value()).isEqualTo(200);
+        assertThat(restock(sku, 7, "op-b").getStatusCode().value()).isEqualTo(200);
+        long[] once = stocked(sku);
+        assertThat(restock(sku, 5, "op-a").getBody().path("stocked").asLong()).isEqualTo(22);
+        assertThat(restock(sku, 7, "op-b").getBody().path("stocked").asLong()).isEqualTo(22);
+
+        // Then each store holds every unit exactly once
+        assertThat(once).containsExactly(22, 22, 22, 22);
+        assertThat(stocked(sku)).containsExactly(22, 22, 22, 22);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM restock_operation WHERE sku_id = ?", Long.class, sku))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aRestockOfASkuRedisHasNotLoadedLoadsItOnceWithTheUnits() {
+        String sku = "sku-" + UUID.randomUUID();
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, sold) VALUES (?, 20, 5)", sku);
+
+        assertThat(restock(sku, 3, "op-c").getStatusCode().value()).isEqualTo(200);
+        assertThat(restock(sku, 3, "op-c").getStatusCode().value()).isEqualTo(200);
+
+        assertThat(stocked(sku)).containsExactly(23, 23, 18, 18);
     }
 
     @Test

@@ -48,7 +48,7 @@ class CancelScriptIT extends ScriptITSupport {
     @Test
     void refusesToCancelAConfirmedReservation() {
         Tried t = Tried.threeOfTen();
-        scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION);
+        scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION, 3, "alice");
 
         assertThat(scripts.cancel.run(t.sku(), t.xid(), "order-1", RETENTION))
                 .isEqualTo(new PhaseOutcome.EndedOtherwise(3));

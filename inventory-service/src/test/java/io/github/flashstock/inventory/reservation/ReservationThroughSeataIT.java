@@ -5,8 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.events.StockMoved;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.UUID;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
@@ -55,6 +59,76 @@ class ReservationThroughSeataIT extends InventoryITSupport {
 
     private long ledgerRows(String xid, String state) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE xid = ? AND state = ?", Long.class, xid, state);
+    }
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    /** The SKU's stock hash and segment 0 as they are now, to put back later. */
+    private Map<String, byte[]> snapshot(String sku) {
+        return Map.of(StockKeys.stock(sku), redis.dump(StockKeys.stock(sku)),
+                StockKeys.segment(sku, 0), redis.dump(StockKeys.segment(sku, 0)));
+    }
+
+    /** Redis loses the Try: its stock back as before it, its fence record, open entry and purchase count gone. */
+    private void loseTheTry(String sku, Map<String, byte[]> before, String xid, String reservationId, String user) {
+        before.forEach((key, value) -> redis.restore(key, value, 0, TimeUnit.MILLISECONDS, true));
+        redis.delete(List.of(StockKeys.fence(sku, xid, reservationId), StockKeys.buyer(sku, user)));
+        redis.opsForSet().remove(StockKeys.open(sku), StockKeys.fence(sku, xid, reservationId));
+    }
+
+    @Test
+    void aCommittedTryRedisLostIsConfirmedFromAvailableStock() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        Map<String, byte[]> before = snapshot(sku);
+        GlobalTransaction tx = begin();
+        String reservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(tx.getXid(), reservation, "alice", List.of(new InventoryClient.Item(sku, 3)))
+                .getStatusCode().value()).isEqualTo(201);
+        loseTheTry(sku, before, tx.getXid(), reservation, "alice");
+        assertThat(inventory.stock(sku).at("/redis/reserved").asLong()).isZero();
+
+        tx.commit();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(7);
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(7);
+        assertThat(ledgerRows(tx.getXid(), "CONFIRMED")).isEqualTo(1);
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, tx.getXid(), reservation), "recovered")).isEqualTo("1");
+    }
+
+    @Test
+    void aCommittedTryRedisLostWhoseUnitsWereSoldAgainIsRecordedAsAnOversell() throws Exception {
+        String sku = inventory.skuWith(3, null, 1);
+        Map<String, byte[]> before = snapshot(sku);
+        GlobalTransaction lost = begin();
+        String reservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(lost.getXid(), reservation, "alice", List.of(new InventoryClient.Item(sku, 3)))
+                .getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        loseTheTry(sku, before, lost.getXid(), reservation, "alice");
+        // Redis, not knowing of alice's units, sells all three to bob
+        GlobalTransaction other = begin();
+        assertThat(inventory.reserve(other.getXid(), "order-" + UUID.randomUUID(), "bob",
+                List.of(new InventoryClient.Item(sku, 3))).getStatusCode().value()).isEqualTo(201);
+        other.commit();
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
+
+        RootContext.bind(lost.getXid());
+        lost.commit();
+
+        // the Confirm takes nothing, records the oversell, and the transaction ends (nothing left to retry)
+        await().atMost(Duration.ofSeconds(30)).until(() -> redis.opsForHash().size(StockKeys.oversold(sku)) == 1);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
+        assertThat(stock.at("/mysql/sold").asLong()).isEqualTo(3);
+        assertThat(redis.opsForHash().get(StockKeys.oversold(sku), StockKeys.fence(sku, lost.getXid(), reservation)))
+                .isEqualTo("3");
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, lost.getXid(), reservation), "state"))
+                .isEqualTo("CONFIRMED");
     }
 
     @Test

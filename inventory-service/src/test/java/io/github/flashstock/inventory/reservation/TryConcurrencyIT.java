@@ -82,7 +82,7 @@ class TryConcurrencyIT extends ScriptITSupport {
             boolean confirm = n++ % 2 == 0;
             ends.add(pool.submit(() -> {
                 for (StockLine l : r.lines()) {
-                    PhaseOutcome o = confirm ? scripts.confirm.run(l.skuId(), r.xid(), r.id(), RETENTION)
+                    PhaseOutcome o = confirm ? scripts.confirm.run(l.skuId(), r.xid(), r.id(), RETENTION, l.quantity(), "unused")
                             : scripts.cancel.run(l.skuId(), r.xid(), r.id(), RETENTION);
                     assertThat(o).isEqualTo(new PhaseOutcome.Applied(l.quantity()));
                 }

@@ -47,7 +47,7 @@ class ResegmentScriptIT extends ScriptITSupport {
         assertThat(s.reserved()).isEqualTo(30);
         for (int i = 0; i < 10; i++) {
             PhaseOutcome end = i % 2 == 0
-                    ? scripts.confirm.run(sku, xids.get(i), "order-" + i, RETENTION)
+                    ? scripts.confirm.run(sku, xids.get(i), "order-" + i, RETENTION, 3, "user-" + i)
                     : scripts.cancel.run(sku, xids.get(i), "order-" + i, RETENTION);
             assertThat(end).isEqualTo(new PhaseOutcome.Applied(3));
         }

@@ -98,7 +98,7 @@ class StockModelMigrationIT {
         String confirmed = xid();
         String cancelled = xid();
         assertThat(scripts.tryScript.run(confirmed, "order-c", 1, "u1", lines(sku, 2))).isEqualTo(new TryOutcome.Reserved());
-        scripts.confirm.run(sku, confirmed, "order-c", RETENTION);
+        scripts.confirm.run(sku, confirmed, "order-c", RETENTION, 2, "u1");
         assertThat(scripts.tryScript.run(open, "order-o", 2, "u2", lines(sku, 3))).isEqualTo(new TryOutcome.Reserved());
         assertThat(scripts.tryScript.run(cancelled, "order-x", 3, "u3", lines(sku, 1))).isEqualTo(new TryOutcome.Reserved());
         RedisStock current = scripts.stock(sku);
@@ -121,7 +121,7 @@ class StockModelMigrationIT {
         assertThat(scripts.redis.opsForHash().keys(StockKeys.segment(sku, 0))).doesNotContain("total", "locked");
 
         // and the reservations open across the move end as they should
-        assertThat(scripts.confirm.run(sku, open, "order-o", RETENTION)).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.confirm.run(sku, open, "order-o", RETENTION, 3, "u2")).isEqualTo(new PhaseOutcome.Applied(3));
         assertThat(scripts.cancel.run(sku, cancelled, "order-x", RETENTION)).isEqualTo(new PhaseOutcome.Applied(1));
         RedisStock after = scripts.stock(sku);
         assertThat(after.sold()).isEqualTo(5);

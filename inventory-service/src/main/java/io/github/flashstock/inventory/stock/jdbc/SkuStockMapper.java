@@ -26,6 +26,10 @@ public interface SkuStockMapper {
             + "WHERE sku_id = #{skuId} AND stocked - sold - reserved >= #{units}")
     int sell(@Param("skuId") String skuId, @Param("units") long units);
 
+    /** @return 1 when this operation is new for the SKU, 0 when it was recorded before (a replay) */
+    @Insert("INSERT IGNORE INTO restock_operation (sku_id, operation_id, units) VALUES (#{skuId}, #{operationId}, #{units})")
+    int recordRestock(@Param("skuId") String skuId, @Param("operationId") String operationId, @Param("units") long units);
+
     @Update("UPDATE sku_stock SET stocked = stocked + #{units}, version = version + 1 WHERE sku_id = #{skuId}")
     int restock(@Param("skuId") String skuId, @Param("units") long units);
 }

@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.stock.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -49,6 +50,27 @@ public class RedisStockReader {
     /** A reservation still TRIED in Redis. */
     public record OpenReservation(String skuId, String xid, String reservationId, long quantity, String userId,
                                   long triedAtMillis) {
+    }
+
+    /** A Confirm that found no record and too few units (see {@code confirm.lua}, OVERSOLD). */
+    public record OversoldConfirm(String skuId, String xid, String reservationId, long units) {
+    }
+
+    /** The SKU's oversold Confirms, as {@code confirm.lua} recorded them. */
+    public List<OversoldConfirm> oversoldConfirms(String skuId) {
+        String prefix = StockKeys.stock(skuId) + ":tx:";
+        List<OversoldConfirm> oversold = new ArrayList<>();
+        for (Map.Entry<Object, Object> e : redis.opsForHash().entries(StockKeys.oversold(skuId)).entrySet()) {
+            String fence = String.valueOf(e.getKey());
+            if (!fence.startsWith(prefix)) {
+                continue;
+            }
+            String rest = fence.substring(prefix.length());
+            int split = rest.lastIndexOf(':');
+            oversold.add(new OversoldConfirm(skuId, rest.substring(0, split), rest.substring(split + 1),
+                    num(e.getValue())));
+        }
+        return oversold;
     }
 
     /** The reservations of this SKU that are still TRIED (from the SKU's open set, each checked in its record). */

@@ -26,4 +26,12 @@ public class RestockScript {
                 Long.toString(remember.toSeconds()));
         return RestockOutcome.decode(reply);
     }
+
+    /**
+     * Marks the operation applied without adding units: for a SKU loaded from MySQL after MySQL applied the
+     * operation (the load brought its units along).
+     */
+    public void remember(String skuId, String operationId, long units, Duration remember) {
+        redis.opsForValue().setIfAbsent(StockKeys.restockOperation(skuId, operationId), Long.toString(units), remember);
+    }
 }

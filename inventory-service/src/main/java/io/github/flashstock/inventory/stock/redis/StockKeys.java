@@ -43,6 +43,11 @@ public final class StockKeys {
         return stock(skuId) + ":open";
     }
 
+    /** Confirms that found no record and too few units: fence key -> units sold twice (see {@code confirm.lua}). */
+    public static String oversold(String skuId) {
+        return stock(skuId) + ":oversold";
+    }
+
     /** The marker of one restock operation. */
     public static String restockOperation(String skuId, String operationId) {
         return stock(skuId) + ":op:" + operationId;

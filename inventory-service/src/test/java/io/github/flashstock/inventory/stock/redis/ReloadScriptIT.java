@@ -21,7 +21,7 @@ class ReloadScriptIT extends ScriptITSupport {
         String openA = xid();
         String openB = xid();
         scripts.tryScript.run(confirmed, "order-c", 1, "u1", lines(sku, 4));
-        scripts.confirm.run(sku, confirmed, "order-c", RETENTION);
+        scripts.confirm.run(sku, confirmed, "order-c", RETENTION, 4, "u1");
         scripts.tryScript.run(openA, "order-a", 2, "u2", lines(sku, 3));
         scripts.tryScript.run(openB, "order-b", 3, "u3", lines(sku, 2));
         // and Redis's counters got damaged
@@ -38,7 +38,7 @@ class ReloadScriptIT extends ScriptITSupport {
         assertConserved(s);
         assertThat(s.stocked()).isEqualTo(20);
         assertThat(s.available()).isEqualTo(11);
-        assertThat(scripts.confirm.run(sku, openA, "order-a", RETENTION)).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.confirm.run(sku, openA, "order-a", RETENTION, 3, "u2")).isEqualTo(new PhaseOutcome.Applied(3));
         assertThat(scripts.cancel.run(sku, openB, "order-b", RETENTION)).isEqualTo(new PhaseOutcome.Applied(2));
         RedisStock after = scripts.stock(sku);
         assertConserved(after);

@@ -17,7 +17,7 @@ class StockKeysTest {
         String xid = "10.0.0.7:8091:2612345678901234";
         List<String> keys = List.of(StockKeys.segment(sku, 0), StockKeys.segment(sku, 63),
                 StockKeys.fence(sku, xid, "order-1"), StockKeys.fence(sku, "[::1]:8091:1", "x"),
-                StockKeys.buyer(sku, "u-1"), StockKeys.open(sku), StockKeys.restockOperation(sku, "op-1"),
+                StockKeys.buyer(sku, "u-1"), StockKeys.open(sku), StockKeys.oversold(sku), StockKeys.restockOperation(sku, "op-1"),
                 ReloadScript.lockKey(sku));
 
         int slot = ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku));
