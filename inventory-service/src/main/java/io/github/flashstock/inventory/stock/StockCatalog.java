@@ -26,7 +26,8 @@ import org.springframework.stereotype.Service;
  * the side-by-side view of both stores.
  */
 @Service
-@DependsOn("stockModelMigration") // stock is in the shared vocabulary before anyone reads or sells it
+// before anyone reads or sells stock: it is in the shared vocabulary, on servers that keep what they acknowledge
+@DependsOn({"stockModelMigration", "redisDurability"})
 public class StockCatalog {
 
     private static final Logger log = LoggerFactory.getLogger(StockCatalog.class);
