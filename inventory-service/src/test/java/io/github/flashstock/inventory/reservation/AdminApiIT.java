@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.stock.redis.RestockScript;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,14 @@ class AdminApiIT extends InventoryITSupport {
         assertThat(admin(HttpMethod.PUT, "/admin/skus/bad*sku", Map.of("stocked", 5), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
         assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
+        // an Idempotency-Key neither store can keep: refused before anything is written
+        String known = new InventoryClient(http).skuWith(5, null, 1);
+        for (String key : List.of("x".repeat(129), "has space", "brace{d}")) {
+            ResponseEntity<JsonNode> refused = restock(known, 1, key);
+            assertThat(refused.getStatusCode().value()).as("key '%s'", key).isEqualTo(400);
+            assertThat(refused.getBody().path("type").asText()).startsWith("urn:flashstock:problem:");
+        }
+        assertThat(stocked(known)).containsExactly(5, 5, 5, 5);
     }
 
     @Test

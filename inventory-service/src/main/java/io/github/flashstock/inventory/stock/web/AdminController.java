@@ -93,12 +93,16 @@ class AdminController {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));
     }
 
+    /** An operation id as both stores keep it (MySQL's {@code restock_operation.operation_id}, a Redis key part). */
+    static final String OPERATION_ID = "[A-Za-z0-9._:-]{1,128}";
+
     /** Adds units; an {@code Idempotency-Key} header makes a retried request add them once. */
     @PostMapping("/{skuId}/restock")
     ResponseEntity<?> restock(@PathVariable @Pattern(regexp = SKU_ID) String skuId,
-                              @RequestHeader(name = "Idempotency-Key", required = false) String key,
+                              @RequestHeader(name = "Idempotency-Key", required = false)
+                              @Pattern(regexp = OPERATION_ID) String key,
                               @Valid @RequestBody Restock body) {
-        String operation = key == null || key.isBlank() ? UUID.randomUUID().toString() : key;
+        String operation = key == null ? UUID.randomUUID().toString() : key;
         return catalog.restock(skuId, body.quantity(), operation)
                 .<ResponseEntity<?>>map(s -> ResponseEntity.ok(Map.of("skuId", skuId, "stocked", s.stocked(),
                         "available", s.available())))
