@@ -58,33 +58,24 @@ public class RedisStockReader {
 
     /** The SKU's oversold Confirms, as {@code confirm.lua} recorded them. */
     public List<OversoldConfirm> oversoldConfirms(String skuId) {
-        String prefix = StockKeys.stock(skuId) + ":tx:";
         List<OversoldConfirm> oversold = new ArrayList<>();
         for (Map.Entry<Object, Object> e : redis.opsForHash().entries(StockKeys.oversold(skuId)).entrySet()) {
-            String fence = String.valueOf(e.getKey());
-            if (!fence.startsWith(prefix)) {
-                continue;
-            }
-            String rest = fence.substring(prefix.length());
-            int split = rest.lastIndexOf(':');
-            oversold.add(new OversoldConfirm(skuId, rest.substring(0, split), rest.substring(split + 1),
-                    num(e.getValue())));
+            StockKeys.parseFence(skuId, String.valueOf(e.getKey())).ifPresent(f -> oversold.add(
+                    new OversoldConfirm(skuId, f.xid(), f.reservationId(), num(e.getValue()))));
         }
         return oversold;
     }
 
     /** The reservations of this SKU that are still TRIED (from the SKU's open set, each checked in its record). */
     public List<OpenReservation> openReservations(String skuId) {
-        String prefix = StockKeys.stock(skuId) + ":tx:";
         List<OpenReservation> open = new ArrayList<>();
-        for (String fence : redis.opsForSet().members(StockKeys.open(skuId))) {
-            List<Object> f = redis.opsForHash().multiGet(fence, List.of("state", "quantity", "user", "tried_at"));
-            if (!"TRIED".equals(f.get(0)) || !fence.startsWith(prefix)) {
+        for (String key : redis.opsForSet().members(StockKeys.open(skuId))) {
+            Optional<StockKeys.Fence> fence = StockKeys.parseFence(skuId, key);
+            List<Object> f = redis.opsForHash().multiGet(key, List.of("state", "quantity", "user", "tried_at"));
+            if (fence.isEmpty() || !"TRIED".equals(f.get(0))) {
                 continue;
             }
-            String rest = fence.substring(prefix.length());
-            int split = rest.lastIndexOf(':');
-            open.add(new OpenReservation(skuId, rest.substring(0, split), rest.substring(split + 1), num(f.get(1)),
+            open.add(new OpenReservation(skuId, fence.get().xid(), fence.get().reservationId(), num(f.get(1)),
                     String.valueOf(f.get(2)), num(f.get(3))));
         }
         return open;

@@ -1,5 +1,7 @@
 package io.github.flashstock.inventory.stock.redis;
 
+import java.util.Optional;
+
 /**
  * The one place that names a SKU's Redis keys. The SKU id is a Redis Cluster hash tag, so everything about one
  * SKU (stock hash, segments, fence records, buyer counters) lives in one slot, and different SKUs spread over
@@ -32,6 +34,20 @@ public final class StockKeys {
 
     public static String fence(String skuId, String xid, String reservationId) {
         return stock(skuId) + ":tx:" + xid + ":" + reservationId;
+    }
+
+    /** The transaction and reservation a fence key of this SKU names. */
+    public record Fence(String xid, String reservationId) {
+    }
+
+    /** Reads a key made by {@link #fence}; empty for any other key. */
+    public static Optional<Fence> parseFence(String skuId, String key) {
+        String prefix = stock(skuId) + ":tx:";
+        int split = key.lastIndexOf(':');
+        if (!key.startsWith(prefix) || split < prefix.length()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Fence(key.substring(prefix.length(), split), key.substring(split + 1)));
     }
 
     public static String buyer(String skuId, String userId) {

@@ -29,6 +29,15 @@ class StockKeysTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"10.0.0.7:8091:2612345678901234", "[::1]:8091:1"})
+    void aFenceKeyReadsBackAsItsTransactionAndReservation(String xid) {
+        assertThat(StockKeys.parseFence("sku-1", StockKeys.fence("sku-1", xid, "order-7")))
+                .contains(new StockKeys.Fence(xid, "order-7"));
+        assertThat(StockKeys.parseFence("sku-2", StockKeys.fence("sku-1", xid, "order-7"))).isEmpty();
+        assertThat(StockKeys.parseFence("sku-1", StockKeys.buyer("sku-1", "u"))).isEmpty();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"a{b", "a}b", "{x}"})
     void aSkuIdCannotCarryAHashTagOfItsOwn(String sku) {
         assertThatThrownBy(() -> StockKeys.stock(sku)).isInstanceOf(IllegalArgumentException.class);
