@@ -5,9 +5,6 @@ import java.util.Map;
 import java.util.Properties;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.stereotype.Component;
 
@@ -30,25 +27,18 @@ public class RedisDatasetHealth extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder health) {
         health.up();
-        try (RedisConnection connection = connections.getConnection()) {
-            if (connection instanceof RedisClusterConnection cluster) {
-                for (RedisClusterNode node : cluster.clusterGetNodes()) {
-                    if (node.isMaster()) {
-                        Properties info = cluster.serverCommands().info(node, "persistence");
-                        health.withDetail(node.asString(), describe(info, cluster.serverCommands().info(node, "server")));
-                        if (loading(info)) {
-                            health.outOfService();
-                        }
-                    }
-                }
-                return;
+        RedisPrimaries.forEach(connections, (name, server) -> {
+            Properties persistence = server.info("persistence");
+            Map<String, Object> details = describe(persistence, server.info("server"));
+            if (name.equals(RedisPrimaries.STANDALONE)) {
+                details.forEach(health::withDetail);
+            } else {
+                health.withDetail(name, details);
             }
-            Properties info = connection.serverCommands().info("persistence");
-            describe(info, connection.serverCommands().info("server")).forEach(health::withDetail);
-            if (loading(info)) {
+            if (loading(persistence)) {
                 health.outOfService();
             }
-        }
+        });
     }
 
     /** Loading an RDB or AOF at start, or replacing the dataset from a primary. */

@@ -8,9 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.stereotype.Component;
 
@@ -73,16 +70,8 @@ public class RedisDurability implements InitializingBean {
     /** What keeps the servers from fsyncing every write before replying; empty when nothing does. */
     List<String> check() {
         List<String> problems = new ArrayList<>();
-        try (RedisConnection connection = connections.getConnection()) {
-            if (connection instanceof RedisClusterConnection cluster) {
-                for (RedisClusterNode node : cluster.clusterGetNodes()) {
-                    if (node.isMaster()) {
-                        problems.addAll(problems(node.asString(), cluster.serverCommands().getConfig(node, "append*")));
-                    }
-                }
-            } else {
-                problems.addAll(problems("Redis", connection.serverCommands().getConfig("append*")));
-            }
+        try {
+            RedisPrimaries.forEach(connections, (name, server) -> problems.addAll(problems(name, server.config("append*"))));
         } catch (RuntimeException e) {
             problems.add("its settings could not be read (" + e.getMessage() + ")");
         }
