@@ -1,5 +1,6 @@
 -- Inventory database: the durable record of stock (docs/design.md, "The inventory service").
--- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share.
+-- Safe to run twice; stays inside the SQL that MySQL 8 and MariaDB 10.11 share. inventory-service applies it at
+-- every start (packaged into its jar), so a table added here reaches databases made before it.
 
 -- One row per SKU, in the words Redis uses too (docs/design.md, "Stock model"):
 --   stocked   = units ever stocked (initial + restocks)

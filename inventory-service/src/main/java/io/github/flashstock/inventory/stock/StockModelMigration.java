@@ -6,7 +6,9 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,7 +16,8 @@ import org.springframework.stereotype.Component;
  * reserved, sold; docs/design.md, "Stock model"), before anything else in the service touches stock: MySQL's
  * {@code sku_stock} columns {@code total} and {@code locked} become {@code stocked} and {@code reserved}, and each
  * SKU's Redis hash and segments get the new fields ({@code lua/migrate.lua}). Both steps find nothing to do the
- * second time; the {@code restock_operation} table is created if the database predates it. {@link StockCatalog}
+ * second time; {@code sql/inventory.sql} is applied first, so tables added since (such as {@code restock_operation})
+ * are created in a database that predates them. {@link StockCatalog}
  * depends on this bean, and every feature reaches stock through the catalog or
  * comes after it, so the TCC branch registers with Seata only once stock is migrated.
  *
@@ -35,15 +38,10 @@ public class StockModelMigration implements InitializingBean {
         this.redis = redis;
     }
 
-    /** The same table as in {@code sql/inventory.sql}: a database made before restocks were recorded gets it here. */
-    static final String RESTOCK_OPERATIONS = "CREATE TABLE IF NOT EXISTS restock_operation ("
-            + " sku_id VARCHAR(64) NOT NULL, operation_id VARCHAR(128) NOT NULL, units BIGINT NOT NULL,"
-            + " created_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), PRIMARY KEY (sku_id, operation_id),"
-            + " CONSTRAINT ck_restock_operation_units CHECK (units > 0)) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
-
     @Override
     public void afterPropertiesSet() {
-        jdbc.execute(RESTOCK_OPERATIONS);
+        // the schema the project ships (every statement safe to run twice): tables it gained since reach old databases
+        new ResourceDatabasePopulator(new ClassPathResource("sql/inventory.sql")).execute(jdbc.getDataSource());
         if (migrateMysql(TABLE)) {
             log.info("stock model: {} columns total, locked renamed to stocked, reserved", TABLE);
         }

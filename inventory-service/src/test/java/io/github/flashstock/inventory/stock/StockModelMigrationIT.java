@@ -91,6 +91,22 @@ class StockModelMigrationIT {
     }
 
     @Test
+    void aDatabaseThatPredatesATableGetsItAtStart() {
+        // Given the live database as it was before restocks were recorded
+        jdbc.execute("DROP TABLE IF EXISTS restock_operation");
+
+        // When the service starts (the migration's start-up step), twice
+        migration.afterPropertiesSet();
+        migration.afterPropertiesSet();
+
+        // Then the table is there, with its check
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM restock_operation", Long.class)).isZero();
+        assertThatThrownBy(() -> jdbc.update(
+                "INSERT INTO restock_operation (sku_id, operation_id, units) VALUES ('s', 'o', 0)"))
+                .hasMessageContaining("ck_restock_operation_units");
+    }
+
+    @Test
     void redisStockIsMigratedOnceAndItsOpenReservationsStillEnd() {
         // Given a SKU of 10 units over 2 segments with 2 units sold and 3 reserved by open Tries...
         String sku = scripts.sku(10, 0, 2);
