@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One Spring Boot service run from its jar in a JVM of its own, on 127.0.0.1, logging to a file. Ready once
- * {@code /actuator/health} answers UP. Stopped by its PID (the one this object started, never another).
+ * One Spring Boot service run from its jar in a JVM of its own, on 127.0.0.1, logging to a file (started the
+ * quick way, see {@link QuickStart}). Ready once {@code /actuator/health} answers UP. Stopped by its PID (the one this object started, never another).
  */
 public final class ServiceProcess {
 
@@ -29,6 +29,8 @@ public final class ServiceProcess {
     private final Path log;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
+    private QuickStart quickStart;
+    private QuickStart.Launch launched;
 
     public ServiceProcess(String name, Path jar, int port, List<String> args, Map<String, String> env, Path log) {
         if (!Files.isRegularFile(jar)) {
@@ -63,10 +65,16 @@ public final class ServiceProcess {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " already runs as PID " + process.pid());
         }
+        if (quickStart == null) {
+            quickStart = QuickStart.of(jar);
+        }
+        ended(false);
+        launched = quickStart.launch();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Duser.home=" + log.getParent(), "-jar", jar.toString()));
+                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(launched.jvmOptions());
+        command.addAll(List.of("-Duser.home=" + log.getParent(), "-jar", quickStart.launchJar().toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
@@ -131,14 +139,17 @@ public final class ServiceProcess {
             return;
         }
         process.destroy();
+        boolean graceful = false;
         try {
-            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            graceful = process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+            if (!graceful) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         process = null;
+        ended(graceful);
     }
 
     /** Ends the JVM at once (SIGKILL), as a crash or a pulled plug would: no shutdown hook runs. */
@@ -152,6 +163,15 @@ public final class ServiceProcess {
             Thread.currentThread().interrupt();
         }
         process = null;
+        ended(false);
+    }
+
+    /** The last launch is over: its class-data archive, if it wrote one, is kept only after a graceful end. */
+    private void ended(boolean graceful) {
+        if (launched != null) {
+            quickStart.ended(launched, graceful);
+            launched = null;
+        }
     }
 
     static void sleep(Duration duration) {
