@@ -20,12 +20,20 @@
 --   5 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
 --                      is taken; a CONFIRMED record (quantity 0, oversold = q) is written, and <KEYS[1]>:oversold
 --                      gets the fence key -> q, which the reconciler reports until an operator settles it
+--                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
+--                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
+--                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
 -- (Codes 0-3 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD = 0, 1, 2, 3, 4, 5
+
+-- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+end
 
 -- One clock for every script: the Redis server's, in milliseconds.
 local function now_millis()
@@ -52,12 +60,19 @@ local record = fields(fence, 'state', 'quantity', 'alloc')
 local state = record.state
 local quantity = tonumber(record.quantity or '0')
 if not state then
-  local sku = fields(stock, 'segments', 'available')
+  local sku = fields(stock, 'segments', 'available', 'epoch')
   if not sku.segments then
     return {NO_RECORD, 0}
   end
   local units = tonumber(ARGV[4])
   local user = ARGV[5]
+  if sku.epoch ~= server_id() then
+    redis.call('INCRBY', stock .. ':buyer:' .. user, units)
+    redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'recovered', 1, 'user', user,
+      'ended_at', now_millis())
+    redis.call('EXPIRE', fence, retention)
+    return {RECOVERED, units}
+  end
   if tonumber(sku.available) < units then
     redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', 0, 'oversold', units, 'user', user,
       'ended_at', now_millis())

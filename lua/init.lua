@@ -8,10 +8,15 @@
 --
 -- Reply {code, available, reserved, sold, segments}, the values now in Redis
 --   0 CREATED  the stock hash and its segments were written: stocked = available + sold, nothing reserved; the
---              available units are split evenly over the segments
+--              available units are split evenly over the segments; epoch = this server's run id (see try.lua)
 --   1 EXISTS   the SKU already has stock in Redis: nothing changed (restock or reload instead)
 -- Idempotency: a replay finds EXISTS.
 local CREATED, EXISTS = 0, 1
+
+-- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+end
 
 -- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
 local function share_of(units, count, s)
@@ -47,5 +52,5 @@ for s = 0, count - 1 do
   redis.call('HSET', stock .. ':seg:' .. s, 'available', share_of(available, count, s), 'reserved', 0)
 end
 redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
-  'limit', limit, 'segments', count, 'seg_span', count)
+  'limit', limit, 'segments', count, 'seg_span', count, 'epoch', server_id())
 return {CREATED, available, 0, sold, count}

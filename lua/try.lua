@@ -25,7 +25,11 @@
 --   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds
 --   4 RESERVATION_CANCELLED    a Cancel for this reservation came before this Try (anti-suspension)
 --   5 UNKNOWN_SKU         the SKU has no stock hash in Redis (not created, or not loaded yet)
--- Codes 2..5 change nothing for that reservation.
+--   6 STALE_SKU           the SKU's stock was built on another Redis process than this one (its epoch field is not
+--                         this server's run id): this server restarted or a replica took over since, and may have
+--                         lost acknowledged writes. It sells nothing until the service rebuilds it from the durable
+--                         record (recover.lua).
+-- Codes 2..6 change nothing for that reservation.
 --
 -- Idempotency: the fence record is keyed by (xid, reservation id), not by branch, so a replay - including an
 -- HTTP retry that arrives as a second branch, even in the same call - deducts nothing more.
@@ -38,8 +42,13 @@
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
 
 -- Reply codes, as the header lists them.
-local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU =
-  0, 1, 2, 3, 4, 5
+local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
+  STALE_SKU = 0, 1, 2, 3, 4, 5, 6
+
+-- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+end
 
 -- One clock for every script: the Redis server's, in milliseconds.
 local function now_millis()
@@ -71,19 +80,23 @@ local function start_segment(xid, reservation, count)
 end
 
 -- What this call has read and decided so far, written to Redis at the end.
-local skus = {}      -- stock key -> {limit, count, available, reserved, segs = {[s] = {available, reserved, taken}}, opened}
+local skus = {}      -- stock key -> false (unknown), 'stale', or {limit, count, available, reserved, segs = {[s] = {available, reserved, taken}}, opened}
 local sku_order = {} -- stock keys in the order first read
 local buyers = {}    -- buyer key -> units added by this call
 local buyer_order = {}
 local fences = {}    -- fence key -> true, for the reservations this call reserved
 local records = {}   -- fence records to write: {key, quantity, alloc, branch, user}, by name
 
+local this_server -- server_id(), read once per call and only when a SKU is read
 local function sku_state(stock)
   local st = skus[stock]
   if st == nil then
-    local h = fields(stock, 'limit', 'segments', 'available', 'reserved')
+    local h = fields(stock, 'limit', 'segments', 'available', 'reserved', 'epoch')
+    this_server = this_server or server_id()
     if not h.segments then
       st = false
+    elseif h.epoch ~= this_server then
+      st = 'stale'
     else
       st = {limit = tonumber(h.limit or '0'), count = tonumber(h.segments), available = tonumber(h.available),
         reserved = tonumber(h.reserved),
@@ -122,6 +135,9 @@ local function try_one(xid, reservation, branch, user, lines)
       local st = sku_state(stock)
       if not st then
         return UNKNOWN_SKU, i, 0, 0
+      end
+      if st == 'stale' then
+        return STALE_SKU, i, 0, 0
       end
       local first = start_segment(xid, reservation, st.count)
       local left = quantity

@@ -4,6 +4,9 @@ import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import io.github.flashstock.inventory.stock.OpenTransactions;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
@@ -15,7 +18,7 @@ import org.springframework.web.client.RestClientException;
  * configured or not reachable.
  */
 @Component
-class SeataTransactions {
+class SeataTransactions implements OpenTransactions {
 
     private final ReconciliationSettings.SeataConsole console;
     private final RestClient http;
@@ -35,9 +38,24 @@ class SeataTransactions {
      * (the reconciler then reports nothing about sessions, rather than guessing).
      */
     List<GlobalSessionView> sessions() {
+        return query().orElse(List.of());
+    }
+
+    @Override
+    public boolean configured() {
+        return console != null && console.url() != null && !console.url().isBlank();
+    }
+
+    @Override
+    public Optional<Set<String>> openXids() {
+        return query().map(sessions -> sessions.stream().map(GlobalSessionView::xid).collect(Collectors.toSet()));
+    }
+
+    /** Every global session the TC holds, oldest first; empty when the console cannot be asked. */
+    private Optional<List<GlobalSessionView>> query() {
         Optional<String> token = login();
         if (token.isEmpty()) {
-            return List.of();
+            return Optional.empty();
         }
         List<GlobalSessionView> sessions = new ArrayList<>();
         try {
@@ -48,7 +66,7 @@ class SeataTransactions {
                         .header("Authorization", token.get())
                         .retrieve().body(JsonNode.class);
                 if (answer == null || !answer.path("success").asBoolean()) {
-                    return List.of();
+                    return Optional.empty();
                 }
                 for (JsonNode s : answer.path("data")) {
                     List<String> branches = new ArrayList<>();
@@ -64,10 +82,10 @@ class SeataTransactions {
                 }
             }
         } catch (RestClientException e) {
-            return List.of();
+            return Optional.empty();
         }
         sessions.sort(java.util.Comparator.comparingLong(GlobalSessionView::beginTimeMillis));
-        return sessions;
+        return Optional.of(sessions);
     }
 
     private Optional<String> login() {

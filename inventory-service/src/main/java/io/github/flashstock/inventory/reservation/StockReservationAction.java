@@ -10,6 +10,7 @@ import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.StockRecovery;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -41,11 +42,14 @@ class StockReservationAction implements ReservationAction {
     private final SlotGroups slotGroups;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final StockRecovery recovery;
 
     StockReservationAction(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
-                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events, Clock clock) {
+                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events, Clock clock,
+                           StockRecovery recovery) {
         this.clock = clock;
+        this.recovery = recovery;
         this.tries = tries;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -98,13 +102,19 @@ class StockReservationAction implements ReservationAction {
         }
     }
 
-    /** One script; an unknown SKU is loaded from MySQL (once, single-flight) and the script retried once. */
+    /**
+     * One script; an unknown SKU is loaded from MySQL (once, single-flight) and the script retried once; a stale
+     * one (its Redis server restarted or failed over) is handed to {@link StockRecovery} and the Try refused.
+     */
     private TryOutcome tryGroup(BusinessActionContext context, String reservationId, String userId,
                                 List<StockLine> group) {
         TryRequest request = new TryRequest(context.getXid(), reservationId, context.getBranchId(), userId, group);
         TryOutcome result = tries.reserve(request);
         if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
             result = tries.reserve(request);
+        }
+        if (result instanceof TryOutcome.StaleSku stale) {
+            recovery.request(stale.skuId());
         }
         return result;
     }

@@ -91,9 +91,26 @@ public sealed interface TryOutcome {
         }
     }
 
+    /**
+     * The SKU's stock was built on another Redis process (a restart or a failover since): it sells nothing until it
+     * is rebuilt from the durable record; the service starts that rebuild, and the caller may try again.
+     */
+    record StaleSku(String skuId) implements Refusal {
+        @Override
+        public Code code() {
+            return Code.STALE_SKU;
+        }
+
+        @Override
+        public ReservationRefused exception() {
+            return new StockRecovering(skuId);
+        }
+    }
+
     /** The reply codes, as the script's header lists them. */
     enum Code {
-        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU
+        RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
+        STALE_SKU
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
@@ -113,6 +130,7 @@ public sealed interface TryOutcome {
                     Scripts.at(reply, 2), Scripts.at(reply, 3));
             case RESERVATION_CANCELLED -> new ReservationCancelled(line(line, reply).skuId());
             case UNKNOWN_SKU -> new UnknownSku(line(line, reply).skuId());
+            case STALE_SKU -> new StaleSku(line(line, reply).skuId());
         };
     }
 

@@ -200,6 +200,20 @@ class TryScriptIT extends ScriptITSupport {
     }
 
     @Test
+    void refusesASkuBuiltOnAnotherRedisProcessAndTakesNothingOfTheReservation() {
+        String current = scripts.skuWithAvailable(10);
+        String stale = scripts.skuWithAvailable(10);
+        // what a restart or a failover leaves: the SKU's epoch is no longer this server's run id
+        scripts.redis.opsForHash().put(StockKeys.stock(stale), "epoch", "another-redis-process");
+
+        TryOutcome outcome = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(current, 1, stale, 1));
+
+        assertThat(outcome).isEqualTo(new TryOutcome.StaleSku(stale));
+        assertThat(scripts.stock(current).reserved()).isZero();
+        assertThat(scripts.stock(stale).available()).isEqualTo(10);
+    }
+
+    @Test
     void fallsThroughToOtherSegmentsAndSplitsALineOverThem() {
         // 4 segments of 3 units: no single segment can serve 7
         String sku = scripts.sku(12, 0, 4);

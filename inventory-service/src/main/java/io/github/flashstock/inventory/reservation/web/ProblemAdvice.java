@@ -4,6 +4,7 @@ import io.github.flashstock.inventory.reservation.InsufficientStock;
 import io.github.flashstock.inventory.reservation.PurchaseLimitExceeded;
 import io.github.flashstock.inventory.reservation.ReservationCancelled;
 import io.github.flashstock.inventory.reservation.ReservationLines;
+import io.github.flashstock.inventory.reservation.StockRecovering;
 import io.github.flashstock.inventory.reservation.UnknownSku;
 import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.BadInputAdvice;
@@ -47,6 +48,13 @@ class ProblemAdvice extends BadInputAdvice {
     @ExceptionHandler
     ProblemDetail unknown(UnknownSku e) {
         return Problems.unknownSku(e.skuId());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> recovering(StockRecovering e) {
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-recovering",
+                        "Stock being recovered", e.getMessage()), Map.of("skuId", e.skuId())));
     }
 
     @ExceptionHandler

@@ -29,7 +29,7 @@ class ScriptContractTest {
 
     @ParameterizedTest
     @CsvSource({
-            "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU",
+            "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
             "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE RECOVERED OVERSOLD",
             "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE",
             "init.lua, CREATED EXISTS",
@@ -37,6 +37,7 @@ class ScriptContractTest {
             "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
             "reload.lua, RELOADED OPEN_EXCEEDS",
             "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
+            "recover.lua, RECOVERED NOT_STALE",
             "release.lua, RELEASED NOT_HELD"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
@@ -52,6 +53,7 @@ class ScriptContractTest {
             case "resegment.lua" -> ResegmentOutcome.Code.values();
             case "reload.lua" -> ReloadOutcome.Code.values();
             case "migrate.lua" -> MigrateOutcome.Code.values();
+            case "recover.lua" -> RecoverScript.Code.values();
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             default -> throw new IllegalArgumentException(script);
         };
@@ -64,7 +66,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua"})
+            "reload.lua", "release.lua", "recover.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -73,13 +75,15 @@ class ScriptContractTest {
 
     /**
      * Helpers several scripts need are written once and kept identical wherever they appear (a script is sent to
-     * Redis whole, so each carries its own copy): the clock, named hash fields, the even spread over segments.
+     * Redis whole, so each carries its own copy): the clock, named hash fields, the even spread over segments, the
+     * server's identity.
      */
     @ParameterizedTest
     @CsvSource({
-            "now_millis, try.lua confirm.lua cancel.lua",
-            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua",
-            "share_of, init.lua restock.lua resegment.lua reload.lua"})
+            "now_millis, try.lua confirm.lua cancel.lua recover.lua",
+            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua",
+            "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua",
+            "server_id, try.lua confirm.lua init.lua recover.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
         Map<String, String> copies = new LinkedHashMap<>();
         for (String script : ALL_SCRIPTS) {
@@ -96,7 +100,7 @@ class ScriptContractTest {
     /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         String helper = helper(script, "now_millis");
@@ -107,7 +111,7 @@ class ScriptContractTest {
     }
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
-            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua");
+            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua");
 
     /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
     private static String helper(String script, String name) throws IOException {

@@ -1,0 +1,200 @@
+package io.github.flashstock.inventory.stock;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
+import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
+import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.redis.RecoverScript;
+import io.github.flashstock.inventory.stock.redis.RedisStockReader;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Service;
+
+/**
+ * Brings SKUs back from the durable record after their Redis server restarted or failed over.
+ *
+ * <p>Such a server may have lost writes it had acknowledged (the last second of an {@code everysec} AOF, what an
+ * asynchronous replica had not received): Tries whose units the coordinator will still commit, Confirms whose
+ * units MySQL already counts. The scripts notice it themselves (a SKU's {@code epoch} is the run id of the server
+ * it was built on) and refuse to sell such a SKU; this class then rebuilds it, in rounds:
+ * <ol>
+ * <li>take the SKUs asked for so far; ask the coordinator which global transactions are open;</li>
+ * <li>wait until every one of those has ended. Any transaction that could hold a lost write began before the loss,
+ * so before this question, and its Confirm or Cancel has now run; MySQL's {@code sold} and the ledger are final for
+ * it. (Tries of the stale SKUs were refused meanwhile, so no new reservation of them exists.)</li>
+ * <li>per SKU, under its rebuild lock: every reservation still open in Redis is closed the way the ledger says
+ * (CONFIRMED, else cancelled), and the counters are set from MySQL ({@code recover.lua}), which sells again.</li>
+ * </ol>
+ * A round that cannot finish (the coordinator unreachable, a transaction that does not end within
+ * {@code inventory.recovery.drain-timeout}) leaves its SKUs refused and tries again a little later.
+ */
+@Service
+public class StockRecovery implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(StockRecovery.class);
+    private static final Duration AGAIN_AFTER = Duration.ofSeconds(1);
+
+    private final SkuStockMapper skus;
+    private final StockLedgerMapper ledger;
+    private final RedisStockReader reader;
+    private final RecoverScript script;
+    private final OpenTransactions coordinator;
+    private final RecoverySettings settings;
+    private final InventorySettings inventory;
+    private final MeterRegistry meters;
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stock-recovery");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public StockRecovery(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
+                         RecoverScript script, OpenTransactions coordinator, RecoverySettings settings,
+                         InventorySettings inventory, MeterRegistry meters) {
+        this.skus = skus;
+        this.ledger = ledger;
+        this.reader = reader;
+        this.script = script;
+        this.coordinator = coordinator;
+        this.settings = settings;
+        this.inventory = inventory;
+        this.meters = meters;
+        meters.gauge("inventory.recovery.pending", pending, Set::size);
+    }
+
+    /** Asks for the SKU to be rebuilt; returns at once. Asking again while it waits changes nothing. */
+    public void request(String skuId) {
+        if (pending.add(skuId)) {
+            log.warn("SKU {} was built on another Redis process (restart or failover since): refused until it is"
+                    + " rebuilt from MySQL", skuId);
+            start(Duration.ZERO);
+        }
+    }
+
+    /** SKUs waiting to be rebuilt. */
+    public Set<String> pending() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(pending));
+    }
+
+    private void start(Duration after) {
+        if (running.compareAndSet(false, true)) {
+            worker.schedule(this::round, after.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void round() {
+        try {
+            List<String> batch = new ArrayList<>(pending);
+            if (!batch.isEmpty() && drained()) {
+                for (String skuId : batch) {
+                    if (rebuild(skuId)) {
+                        pending.remove(skuId);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("stock recovery round failed; trying again: {}", e.toString());
+        } finally {
+            running.set(false);
+            if (!pending.isEmpty()) {
+                start(AGAIN_AFTER);
+            }
+        }
+    }
+
+    /** Waits until every global transaction open now has ended; false when that could not be seen in time. */
+    private boolean drained() {
+        if (!coordinator.configured()) {
+            log.warn("no coordinator console configured: waiting {} before rebuilding, instead of watching the"
+                    + " transactions end", settings.withoutCoordinator());
+            return pause(settings.withoutCoordinator());
+        }
+        Instant deadline = Instant.now().plus(settings.drainTimeout());
+        Optional<Set<String>> before = coordinator.openXids();
+        while (before.isEmpty() && Instant.now().isBefore(deadline)) {
+            if (!pause(settings.poll())) {
+                return false;
+            }
+            before = coordinator.openXids();
+        }
+        if (before.isEmpty()) {
+            log.error("stock recovery: the coordinator could not be asked for {}; SKUs {} stay refused",
+                    settings.drainTimeout(), pending);
+            return false;
+        }
+        Set<String> waitingFor = new LinkedHashSet<>(before.get());
+        while (!waitingFor.isEmpty()) {
+            if (!Instant.now().isBefore(deadline)) {
+                log.error("stock recovery: {} global transaction(s) open at the loss still not ended after {} (e.g."
+                        + " {}); SKUs {} stay refused", waitingFor.size(), settings.drainTimeout(),
+                        waitingFor.iterator().next(), pending);
+                return false;
+            }
+            if (!pause(settings.poll())) {
+                return false;
+            }
+            coordinator.openXids().ifPresent(open -> waitingFor.retainAll(open));
+        }
+        return true;
+    }
+
+    private boolean rebuild(String skuId) {
+        SkuStockRow row = skus.find(skuId);
+        if (row == null) {
+            return true;
+        }
+        List<String> confirmed = new ArrayList<>();
+        for (RedisStockReader.OpenReservation open : reader.openReservations(skuId)) {
+            if ("CONFIRMED".equals(ledger.state(open.xid(), open.reservationId(), skuId))) {
+                confirmed.add(StockKeys.fence(skuId, open.xid(), open.reservationId()));
+            }
+        }
+        Optional<RecoverScript.Outcome> done = script.run(skuId, row.stocked(), row.sold(), row.reserved(),
+                row.perUserLimit() == null ? 0 : row.perUserLimit(), inventory.fenceRetention(), 1, confirmed,
+                Duration.ofSeconds(30));
+        if (done.isEmpty()) {
+            return false; // another rebuild holds the lock; the next round looks again
+        }
+        if (!(done.get() instanceof RecoverScript.Recovered r)) {
+            return true;
+        }
+        meters.counter("inventory.recoveries").increment();
+        log.warn("SKU {} rebuilt from MySQL after a Redis restart or failover: {} available, {} sold; open"
+                + " reservations closed: {} confirmed, {} cancelled", skuId, r.available(), r.sold(),
+                r.closedConfirmed(), r.closedCancelled());
+        return true;
+    }
+
+    private static boolean pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public void destroy() {
+        worker.shutdownNow();
+    }
+}

@@ -1,0 +1,111 @@
+-- recover.lua: rebuilds a SKU's Redis stock from the durable record after its Redis server restarted or failed
+-- over (the SKU's epoch is not this server's run id, see try.lua), or after Redis lost the SKU altogether.
+-- The caller runs it only once every global transaction that was open when the loss was noticed has ended, so no
+-- Try, Confirm or Cancel of the lost past can still arrive, and Tries of this SKU were refused (STALE_SKU) since.
+-- MySQL then says everything: sold counts every committed Confirm; every reservation still open in Redis has
+-- ended, and the ledger says how.
+--
+-- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence records and <KEYS[1]>:open derive from it)
+-- ARGV[1]  MySQL stocked
+-- ARGV[2]  MySQL sold
+-- ARGV[3]  MySQL reserved (units held by Tries on the MySQL path: not Redis's to sell)
+-- ARGV[4]  per-user limit (0: none)
+-- ARGV[5]  seconds to keep the fence records this closes
+-- ARGV[6]  segment count when the SKU has no stock hash (>= 1)
+-- ARGV[7..] the fence keys of open reservations the ledger records as CONFIRMED
+--
+-- Reply {code, available, sold, closed as confirmed, closed as cancelled}
+--   0 RECOVERED  every open (TRIED) reservation is closed: CONFIRMED where ARGV names it (its units are in MySQL's
+--                sold), CANCELLED otherwise (its units go back, the buyer's count drops); sold = MySQL sold,
+--                reserved = 0, available = MySQL stocked - sold - reserved, spread evenly over the segments;
+--                segments past the count are removed; epoch = this server's run id, so the SKU sells again
+--   1 NOT_STALE  the SKU's epoch is this server's run id already (rebuilt by someone else, or never stale):
+--                nothing changed, since its open reservations may belong to transactions still running
+-- Idempotency: a replay finds NOT_STALE.
+local RECOVERED, NOT_STALE = 0, 1
+
+-- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+end
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
+local stock = KEYS[1]
+local stocked = tonumber(ARGV[1])
+local sold = tonumber(ARGV[2])
+local mysql_reserved = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
+local retention = tonumber(ARGV[5])
+local confirmed = {}
+for i = 7, #ARGV do
+  confirmed[ARGV[i]] = true
+end
+local sku = fields(stock, 'segments', 'seg_span', 'epoch')
+local this_server = server_id()
+if sku.epoch == this_server then
+  return {NOT_STALE, 0, 0, 0, 0}
+end
+local count = tonumber(sku.segments or ARGV[6])
+local span = tonumber(sku.seg_span or sku.segments or ARGV[6])
+
+local closed_confirmed, closed_cancelled = 0, 0
+local open_key = stock .. ':open'
+local ended_at = now_millis()
+for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
+  local record = fields(fence, 'state', 'quantity', 'user')
+  if record.state == 'TRIED' then
+    if confirmed[fence] then
+      redis.call('HSET', fence, 'state', 'CONFIRMED', 'recovered', 1, 'ended_at', ended_at)
+      closed_confirmed = closed_confirmed + 1
+    else
+      redis.call('HSET', fence, 'state', 'CANCELLED', 'recovered', 1, 'ended_at', ended_at)
+      if record.user then
+        redis.call('DECRBY', stock .. ':buyer:' .. record.user, tonumber(record.quantity))
+      end
+      closed_cancelled = closed_cancelled + 1
+    end
+    redis.call('EXPIRE', fence, retention)
+  end
+  redis.call('SREM', open_key, fence)
+end
+
+local available = stocked - sold - mysql_reserved
+if available < 0 then
+  available = 0
+end
+for s = 0, math.max(span, count) - 1 do
+  local key = stock .. ':seg:' .. s
+  if s < count then
+    redis.call('HSET', key, 'available', share_of(available, count, s), 'reserved', 0)
+  else
+    redis.call('DEL', key)
+  end
+end
+redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
+  'limit', limit, 'segments', count, 'seg_span', count, 'epoch', this_server)
+return {RECOVERED, available, sold, closed_confirmed, closed_cancelled}
