@@ -233,6 +233,31 @@ public final class DevStack {
         });
     }
 
+    /**
+     * The file the standalone Redis appends its writes to now: the newest incremental file its AOF manifest lists
+     * (Redis 7 keeps the AOF as a base file plus incremental ones in {@code appendonlydir}). For drills that cut off
+     * what a machine crash would have lost.
+     */
+    public java.nio.file.Path redisAppendFile() {
+        java.nio.file.Path dir = config.dataDir(Component.REDIS.cliName()).resolve("appendonlydir");
+        try {
+            java.nio.file.Path manifest = dir.resolve("appendonly.aof.manifest");
+            String newest = null;
+            for (String line : java.nio.file.Files.readAllLines(manifest)) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length >= 6 && f[0].equals("file") && f[4].equals("type") && f[5].equals("i")) {
+                    newest = f[1];
+                }
+            }
+            if (newest == null) {
+                throw new IllegalStateException("no incremental AOF file in " + manifest);
+            }
+            return dir.resolve(newest);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the Redis AOF manifest in " + dir, e);
+        }
+    }
+
     /** Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. {@link #resume} thaws them. */
     public List<Long> pause(Component component) {
         return signal(component, "STOP");

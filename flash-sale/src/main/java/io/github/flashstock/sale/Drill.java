@@ -30,6 +30,12 @@ public enum Drill {
     TC_KILL("tc-kill", "Seata TC kill -9 (file store), back after 3 s", 1, 1, "file"),
     /** Redis dies and restarts from its append-only file. */
     REDIS_KILL("redis-kill", "Redis kill -9, restarted from its AOF after 3 s", 1, 1, null),
+    /**
+     * Redis dies and loses the last second of writes it had acknowledged (the AOF's tail is cut off before it
+     * restarts), as a machine crash does with {@code appendfsync everysec}, or a failover to a replica that lagged.
+     */
+    REDIS_AOF_TAIL("redis-aof-tail", "Redis kill -9, the last second of its AOF cut off, restarted after 3 s", 1, 1,
+            null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
@@ -85,7 +91,7 @@ public enum Drill {
     Optional<Component> server() {
         return switch (this) {
             case TC_KILL, TC_KILL_DB -> Optional.of(Component.SEATA);
-            case REDIS_KILL -> Optional.of(Component.REDIS);
+            case REDIS_KILL, REDIS_AOF_TAIL -> Optional.of(Component.REDIS);
             case MARIADB_KILL, MARIADB_PAUSE -> Optional.of(Component.MARIADB);
             case BROKER_KILL -> Optional.of(Component.ROCKETMQ);
             default -> Optional.empty();

@@ -5,11 +5,17 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -294,6 +300,24 @@ public final class DrillRunner implements AutoCloseable {
                 ServiceProcess.sleep(drill.outage());
                 current.resume(Component.MARIADB);
             }
+            case REDIS_AOF_TAIL -> {
+                // the AOF's size over the last second and a half, to know where the last second of writes begins
+                Path aof = current.redisAppendFile();
+                TreeMap<Instant, Long> sizes = new TreeMap<>();
+                Instant sampleUntil = Instant.now().plus(Duration.ofMillis(1500));
+                while (Instant.now().isBefore(sampleUntil)) {
+                    sizes.put(Instant.now(), size(aof));
+                    ServiceProcess.sleep(Duration.ofMillis(20));
+                }
+                at = Instant.now();
+                List<Long> pids = current.kill(Component.REDIS);
+                long cutTo = sizes.floorEntry(at.minusSeconds(1)).getValue();
+                long lost = size(aof) - cutTo;
+                truncate(aof, cutTo);
+                what = "Redis (PID " + pids + ") killed and the last second of its AOF (" + lost + " bytes) cut off";
+                ServiceProcess.sleep(drill.outage());
+                current.up(EnumSet.of(Component.REDIS));
+            }
             case BROKER_KILL -> {
                 at = Instant.now();
                 List<Long> pids = current.kill(Component.ROCKETMQ, "broker");
@@ -312,6 +336,22 @@ public final class DrillRunner implements AutoCloseable {
         }
         back.set(Duration.between(at, Instant.now()));
         return what + "; healthy again " + back.get().toMillis() / 1000.0 + " s after the fault";
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void truncate(Path file, long size) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(size);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     // ---- reading back -------------------------------------------------------------------------------------
