@@ -9,7 +9,6 @@ import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -120,40 +119,8 @@ public class StockRecovery implements DisposableBean {
         }
     }
 
-    /** Waits until every global transaction open now has ended; false when that could not be seen in time. */
     private boolean drained() {
-        if (!coordinator.configured()) {
-            log.warn("no coordinator console configured: waiting {} before rebuilding, instead of watching the"
-                    + " transactions end", settings.withoutCoordinator());
-            return pause(settings.withoutCoordinator());
-        }
-        Instant deadline = Instant.now().plus(settings.drainTimeout());
-        Optional<Set<String>> before = coordinator.openXids();
-        while (before.isEmpty() && Instant.now().isBefore(deadline)) {
-            if (!pause(settings.poll())) {
-                return false;
-            }
-            before = coordinator.openXids();
-        }
-        if (before.isEmpty()) {
-            log.error("stock recovery: the coordinator could not be asked for {}; SKUs {} stay refused",
-                    settings.drainTimeout(), pending);
-            return false;
-        }
-        Set<String> waitingFor = new LinkedHashSet<>(before.get());
-        while (!waitingFor.isEmpty()) {
-            if (!Instant.now().isBefore(deadline)) {
-                log.error("stock recovery: {} global transaction(s) open at the loss still not ended after {} (e.g."
-                        + " {}); SKUs {} stay refused", waitingFor.size(), settings.drainTimeout(),
-                        waitingFor.iterator().next(), pending);
-                return false;
-            }
-            if (!pause(settings.poll())) {
-                return false;
-            }
-            coordinator.openXids().ifPresent(open -> waitingFor.retainAll(open));
-        }
-        return true;
+        return Drain.await(coordinator, settings, pending, StockRecovery::pause);
     }
 
     private boolean rebuild(String skuId) {
@@ -183,7 +150,7 @@ public class StockRecovery implements DisposableBean {
         return true;
     }
 
-    private static boolean pause(Duration d) {
+    static boolean pause(Duration d) {
         try {
             Thread.sleep(d.toMillis());
             return true;
