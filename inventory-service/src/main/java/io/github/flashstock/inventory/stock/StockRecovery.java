@@ -4,6 +4,7 @@ import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.redis.EpochScript;
 import io.github.flashstock.inventory.stock.redis.RecoverScript;
 import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import io.github.flashstock.inventory.stock.redis.StockKeys;
@@ -33,7 +34,9 @@ import org.springframework.stereotype.Service;
  * units MySQL already counts. The scripts notice it themselves (a SKU's {@code epoch} is the run id of the server
  * it was built on) and refuse to sell such a SKU; this class then rebuilds it, in rounds:
  * <ol>
- * <li>take the SKUs asked for so far; ask the coordinator which global transactions are open;</li>
+ * <li>take the SKUs asked for so far, and every other SKU MySQL knows whose stock is stale too (one loss makes all
+ * of a server's SKUs stale: one wait serves them all); ask the coordinator which global transactions are
+ * open;</li>
  * <li>wait until every one of those has ended. Any transaction that could hold a lost write began before the loss,
  * so before this question, and its Confirm or Cancel has now run; MySQL's {@code sold} and the ledger are final for
  * it. (Tries of the stale SKUs were refused meanwhile, so no new reservation of them exists.)</li>
@@ -53,6 +56,7 @@ public class StockRecovery implements DisposableBean {
     private final StockLedgerMapper ledger;
     private final RedisStockReader reader;
     private final RecoverScript script;
+    private final EpochScript epochs;
     private final OpenTransactions coordinator;
     private final RecoverySettings settings;
     private final InventorySettings inventory;
@@ -66,12 +70,13 @@ public class StockRecovery implements DisposableBean {
     });
 
     public StockRecovery(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
-                         RecoverScript script, OpenTransactions coordinator, RecoverySettings settings,
+                         RecoverScript script, EpochScript epochs, OpenTransactions coordinator, RecoverySettings settings,
                          InventorySettings inventory, MeterRegistry meters) {
         this.skus = skus;
         this.ledger = ledger;
         this.reader = reader;
         this.script = script;
+        this.epochs = epochs;
         this.coordinator = coordinator;
         this.settings = settings;
         this.inventory = inventory;
@@ -102,6 +107,15 @@ public class StockRecovery implements DisposableBean {
     private void round() {
         try {
             List<String> batch = new ArrayList<>(pending);
+            if (!batch.isEmpty()) {
+                // one loss makes every SKU of that server stale: one wait for all of them, not one per SKU
+                for (String skuId : skus.skuIds()) {
+                    if (!pending.contains(skuId) && epochs.run(skuId) == EpochScript.Code.STALE) {
+                        pending.add(skuId);
+                        batch.add(skuId);
+                    }
+                }
+            }
             if (!batch.isEmpty() && drained()) {
                 for (String skuId : batch) {
                     if (rebuild(skuId)) {

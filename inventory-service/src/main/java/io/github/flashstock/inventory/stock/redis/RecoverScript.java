@@ -4,20 +4,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs {@code lua/recover.lua} under the SKU's rebuild lock (the one {@link ReloadScript} takes), so that no two
- * rebuilds of one SKU run at once, in this instance or another.
+ * Runs {@code lua/recover.lua} under the SKU's {@link RebuildLock} (the one {@link ReloadScript} takes too).
  */
 @Component
 public class RecoverScript {
 
     private static final RedisScript<List<Long>> SCRIPT = Scripts.load("recover.lua");
-    private static final RedisScript<List<Long>> RELEASE = Scripts.load("release.lua");
 
     private final StringRedisTemplate redis;
 
@@ -50,28 +47,23 @@ public class RecoverScript {
     public Optional<Outcome> run(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                                    Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
                                    Duration lockFor) {
-        String lock = ReloadScript.lockKey(skuId);
-        String token = UUID.randomUUID().toString();
-        if (!Boolean.TRUE.equals(redis.opsForValue().setIfAbsent(lock, token, lockFor))) {
-            return Optional.empty();
+        List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
+                Long.toString(mysqlReserved), Integer.toString(limit), Long.toString(fenceRetention.toSeconds()),
+                Integer.toString(segmentsIfMissing)));
+        args.addAll(confirmedFences);
+        return RebuildLock.holding(redis, skuId, lockFor,
+                () -> decode(redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray())));
+    }
+
+    private static Outcome decode(List<Long> reply) {
+        int code = (int) Scripts.at(reply, 0);
+        if (code < 0 || code >= Code.values().length) {
+            throw Scripts.unknownCode("recover.lua", reply);
         }
-        try {
-            List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
-                    Long.toString(mysqlReserved), Integer.toString(limit), Long.toString(fenceRetention.toSeconds()),
-                    Integer.toString(segmentsIfMissing)));
-            args.addAll(confirmedFences);
-            List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray());
-            int code = (int) Scripts.at(reply, 0);
-            if (code < 0 || code >= Code.values().length) {
-                throw Scripts.unknownCode("recover.lua", reply);
-            }
-            return Optional.of(switch (Code.values()[code]) {
-                case RECOVERED -> new Recovered(Scripts.at(reply, 1), Scripts.at(reply, 2), Scripts.at(reply, 3),
-                        Scripts.at(reply, 4));
-                case NOT_STALE -> new NotStale();
-            });
-        } finally {
-            redis.execute(RELEASE, List.of(lock), token);
-        }
+        return switch (Code.values()[code]) {
+            case RECOVERED -> new Recovered(Scripts.at(reply, 1), Scripts.at(reply, 2), Scripts.at(reply, 3),
+                    Scripts.at(reply, 4));
+            case NOT_STALE -> new NotStale();
+        };
     }
 }

@@ -38,6 +38,7 @@ class ScriptContractTest {
             "reload.lua, RELOADED OPEN_EXCEEDS",
             "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
             "recover.lua, RECOVERED NOT_STALE",
+            "epoch.lua, CURRENT STALE UNKNOWN_SKU",
             "release.lua, RELEASED NOT_HELD"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
@@ -54,6 +55,7 @@ class ScriptContractTest {
             case "reload.lua" -> ReloadOutcome.Code.values();
             case "migrate.lua" -> MigrateOutcome.Code.values();
             case "recover.lua" -> RecoverScript.Code.values();
+            case "epoch.lua" -> EpochScript.Code.values();
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             default -> throw new IllegalArgumentException(script);
         };
@@ -66,7 +68,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "recover.lua"})
+            "reload.lua", "release.lua", "recover.lua", "epoch.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -83,7 +85,7 @@ class ScriptContractTest {
             "now_millis, try.lua confirm.lua cancel.lua recover.lua",
             "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua",
             "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua",
-            "server_id, try.lua confirm.lua init.lua recover.lua"})
+            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
         Map<String, String> copies = new LinkedHashMap<>();
         for (String script : ALL_SCRIPTS) {
@@ -100,7 +102,7 @@ class ScriptContractTest {
     /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         String helper = helper(script, "now_millis");
@@ -111,7 +113,7 @@ class ScriptContractTest {
     }
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
-            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua");
+            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua");
 
     /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
     private static String helper(String script, String name) throws IOException {
@@ -120,7 +122,7 @@ class ScriptContractTest {
         return m.find() ? m.group() : null;
     }
 
-    /** {@link ReloadScript} runs release.lua without reading its reply; its two codes, for the header check. */
+    /** {@link RebuildLock} runs release.lua without reading its reply; its two codes, for the header check. */
     private enum Released { RELEASED, NOT_HELD }
 
     /** The codes listed in the header, checked to be numbered 0, 1, 2, ... */
