@@ -101,6 +101,26 @@ final class RedisBench implements AutoCloseable {
         return Double.NaN;
     }
 
+    /** Runs {@code work} with the server's {@code appendfsync} set to {@code mode}, then sets it back as it was. */
+    <T> T withAppendFsync(String mode, java.util.concurrent.Callable<T> work) throws Exception {
+        java.util.Properties was = redis.execute((RedisCallback<java.util.Properties>) c ->
+                c.serverCommands().getConfig("appendfsync"));
+        String before = was == null ? "always" : was.getProperty("appendfsync", "always");
+        setAppendFsync(mode);
+        try {
+            return work.call();
+        } finally {
+            setAppendFsync(before);
+        }
+    }
+
+    private void setAppendFsync(String mode) {
+        redis.execute((RedisCallback<Object>) c -> {
+            c.serverCommands().setConfig("appendfsync", mode);
+            return null;
+        });
+    }
+
     private void flush() {
         redis.execute((RedisCallback<Object>) c -> {
             c.serverCommands().flushDb();

@@ -26,6 +26,9 @@ import java.util.Set;
  *       the ceiling of what Redis does with such calls;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients.</li>
  * </ol>
+ * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)
+ * requires; one more row runs the coalesced Java path with the server set to {@code everysec} for that run (what
+ * {@code durability: none} permits), and puts {@code always} back.
  * Prints each round and the medians with the two ratios. Runs on the devstack (Redis database 15, flushed
  * before each round; inventory database, row {@code bench-hot}). Arguments: {@code [rounds] [requests]}.
  */
@@ -57,6 +60,7 @@ public final class TryBenchmark {
     private static void run(Endpoints e, int rounds, int requests) throws Exception {
         List<Double> java = new ArrayList<>();
         List<Double> alone = new ArrayList<>();
+        List<Double> noFsync = new ArrayList<>();
         List<Double> referenceBatched = new ArrayList<>();
         List<Double> reference = new ArrayList<>();
         List<Double> mysql = new ArrayList<>();
@@ -77,15 +81,18 @@ public final class TryBenchmark {
                 double j = bench.javaPath(CLIENTS, requests, true).perSecond();
                 bench.fresh(1);
                 double a = bench.javaPath(CLIENTS, requests, false).perSecond();
+                bench.fresh(1);
+                double n = bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, true)).perSecond();
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
                 reference.add(r);
                 referenceBatched.add(rb);
                 java.add(j);
                 alone.add(a);
+                noFsync.add(n);
                 mysql.add(m);
-                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s) | redis-benchmark EVALSHA "
-                        + "%,.0f/s (%d per call: %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n", round, j, a, r, PER_CALL,
-                        rb, m);
+                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s) | "
+                        + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n",
+                        round, j, a, n, r, PER_CALL, rb, m);
             }
         }
         double mj = RedisBench.median(java);
@@ -93,17 +100,22 @@ public final class TryBenchmark {
         double mm = RedisBench.median(mysql);
         double ma = RedisBench.median(alone);
         double mrb = RedisBench.median(referenceBatched);
+        double mn = RedisBench.median(noFsync);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
         System.out.printf("| service Java path (TryCoalescer + TryScript, in-process) | %,.0f |%n", mj);
         System.out.printf("| the same without coalescing (TryScript alone, one Try per call) | %,.0f |%n", ma);
+        System.out.printf("| the Java path with inventory.durability none (appendfsync everysec instead of always) "
+                + "| %,.0f |%n", mn);
         System.out.printf("| redis-benchmark EVALSHA try.lua | %,.0f |%n", mr);
         System.out.printf("| redis-benchmark EVALSHA try.lua, %d reservations per call (Redis's ceiling for such calls) "
                 + "| %,.0f |%n", PER_CALL, mrb);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
         System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)   "
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
+        System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
+                mj / mn);
     }
 
     /** Units reserved by the run divided by its wall time: the rate of successful conditional updates. */

@@ -182,10 +182,13 @@ public final class DevStack {
                     pids.addAll(live);
                 }
             }
-            Processes.stop(pids, config.stopTimeout());
+            boolean graceful = Processes.stop(pids, config.stopTimeout());
             for (Component c : stopped) {
                 Server server = servers.get(c);
                 server.forgetPids();
+                if (graceful) {
+                    server.publishClassData();
+                }
                 Processes.await("the ports of " + c.cliName() + " to be released", config.stopTimeout(),
                         () -> server.ports().stream().noneMatch(Processes::accepts));
             }
@@ -204,7 +207,9 @@ public final class DevStack {
             if (live.isEmpty()) {
                 return false;
             }
-            Processes.stop(live, config.stopTimeout());
+            if (Processes.stop(live, config.stopTimeout())) {
+                server.publishClassData();
+            }
             server.forgetPids();
             Processes.await("the ports of " + component.cliName() + " to be released", config.stopTimeout(),
                     () -> server.ports().stream().noneMatch(Processes::accepts));

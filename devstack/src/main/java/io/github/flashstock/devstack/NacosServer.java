@@ -50,7 +50,9 @@ final class NacosServer extends Server {
         ensureDir(dir());
         write(dir().resolve("conf/application.properties"), applicationProperties());
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
-                "-Xms64m", "-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xms64m", "-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(classData("nacos-server"));
+        cmd.addAll(List.of(
                 "-Ddevstack.home=" + marker(),
                 // Nacos writes its logs under ${user.home}/nacos/logs
                 "-Duser.home=" + dir(),

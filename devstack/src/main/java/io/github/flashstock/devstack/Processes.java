@@ -116,17 +116,23 @@ final class Processes {
         }
     }
 
-    /** Sends SIGTERM to each process, waits for all of them together, then SIGKILLs whatever is left. */
-    static void stop(List<Long> pids, Duration timeout) {
+    /**
+     * Sends SIGTERM to each process, waits for all of them together, then SIGKILLs whatever is left.
+     *
+     * @return true when every one ended by itself, none needed the SIGKILL
+     */
+    static boolean stop(List<Long> pids, Duration timeout) {
         List<ProcessHandle> handles = pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
         handles.forEach(ProcessHandle::destroy);
         Instant deadline = Instant.now().plus(timeout);
+        boolean graceful = true;
         for (ProcessHandle h : handles) {
             long left = Math.max(0, Duration.between(Instant.now(), deadline).toMillis());
             try {
                 h.onExit().get(left, java.util.concurrent.TimeUnit.MILLISECONDS);
             } catch (Exception timedOut) {
                 h.destroyForcibly();
+                graceful = false;
             }
         }
         for (ProcessHandle h : handles) {
@@ -136,6 +142,7 @@ final class Processes {
                 throw new IllegalStateException("process " + h.pid() + " did not exit after SIGKILL", e);
             }
         }
+        return graceful;
     }
 
     /** True when nothing listens on 127.0.0.1:port and the port can be bound on every interface. */

@@ -73,7 +73,7 @@ final class RocketMqServer extends Server {
                 diskMaxUsedSpaceRatio=95
                 """.formatted(namesrvAddress(), config.brokerPort(), config.brokerPort() + 1, dir(),
                 dir().resolve("store"), dir().resolve("store/commitlog")));
-        Processes.launch(jvm("-Xmx160m", "org.apache.rocketmq.namesrv.NamesrvStartup", "namesrv.properties"),
+        Processes.launch(jvm("namesrv", "-Xmx160m", "org.apache.rocketmq.namesrv.NamesrvStartup", "namesrv.properties"),
                 dir(), log("namesrv"), pidFile("namesrv"), Map.of());
         Processes.await("the RocketMQ name server on port " + config.namesrvPort(), config.startTimeout(),
                 () -> Processes.accepts(config.namesrvPort()));
@@ -81,7 +81,7 @@ final class RocketMqServer extends Server {
     }
 
     private void launchBroker() {
-        Processes.launch(jvm("-Xmx320m", "org.apache.rocketmq.broker.BrokerStartup", "broker.properties"),
+        Processes.launch(jvm("broker", "-Xmx320m", "org.apache.rocketmq.broker.BrokerStartup", "broker.properties"),
                 dir(), log("broker"), pidFile("broker"), Map.of());
     }
 
@@ -105,9 +105,11 @@ final class RocketMqServer extends Server {
         return true;
     }
 
-    private List<String> jvm(String heap, String mainClass, String configFile) {
-        return new ArrayList<>(List.of(javaExecutable(),
-                "-Xms64m", heap, "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+    private List<String> jvm(String process, String heap, String mainClass, String configFile) {
+        List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
+                "-Xms64m", heap, "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(classData(process));
+        cmd.addAll(List.of(
                 "-Ddevstack.home=" + marker(),
                 // logs under the server directory, not ~/logs/rocketmqlogs
                 "-Duser.home=" + dir(),
@@ -116,6 +118,7 @@ final class RocketMqServer extends Server {
                 "-Dtls.server.mode=disabled",
                 "-cp", Runtimes.classpath("rocketmq"),
                 mainClass, "-c", dir().resolve(configFile).toString()));
+        return cmd;
     }
 
     @Override

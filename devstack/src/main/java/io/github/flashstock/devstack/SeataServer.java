@@ -48,7 +48,9 @@ final class SeataServer extends Server {
         ensureDir(dir());
         write(dir().resolve("config/application.yml"), applicationYml());
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
-                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(classData("seata-server"));
+        cmd.addAll(List.of(
                 "-Ddevstack.home=" + marker(),
                 "-Duser.home=" + dir(),
                 "-Dlog.home=" + dir().resolve("logs"),

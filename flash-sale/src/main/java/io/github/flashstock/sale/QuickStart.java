@@ -109,7 +109,8 @@ final class QuickStart {
         try {
             if (!extract.waitFor(2, TimeUnit.MINUTES) || extract.exitValue() != 0) {
                 extract.destroyForcibly();
-                throw new IOException("unpacking " + jar + " failed (exit " + (extract.isAlive() ? "none" : extract.exitValue()) + ")");
+                throw new IOException("unpacking " + jar + " failed (exit "
+                        + (extract.isAlive() ? "none" : extract.exitValue()) + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

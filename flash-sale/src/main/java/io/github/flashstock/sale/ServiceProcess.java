@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One Spring Boot service run from its jar in a JVM of its own, on 127.0.0.1, logging to a file (started the
- * quick way, see {@link QuickStart}). Ready once {@code /actuator/health} answers UP. Stopped by its PID (the one this object started, never another).
+ * quick way, see {@link QuickStart}). Ready once {@code /actuator/health} answers UP. Stopped by its PID (the one
+ * this object started, never another).
  */
 public final class ServiceProcess {
 

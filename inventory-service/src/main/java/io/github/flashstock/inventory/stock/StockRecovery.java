@@ -11,8 +11,6 @@ import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -70,8 +68,8 @@ public class StockRecovery implements DisposableBean {
     });
 
     public StockRecovery(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
-                         RecoverScript script, EpochScript epochs, OpenTransactions coordinator, RecoverySettings settings,
-                         InventorySettings inventory, MeterRegistry meters) {
+                         RecoverScript script, EpochScript epochs, OpenTransactions coordinator,
+                         RecoverySettings settings, InventorySettings inventory, MeterRegistry meters) {
         this.skus = skus;
         this.ledger = ledger;
         this.reader = reader;
@@ -91,11 +89,6 @@ public class StockRecovery implements DisposableBean {
                     + " rebuilt from MySQL", skuId);
             start(Duration.ZERO);
         }
-    }
-
-    /** SKUs waiting to be rebuilt. */
-    public Set<String> pending() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(pending));
     }
 
     private void start(Duration after) {

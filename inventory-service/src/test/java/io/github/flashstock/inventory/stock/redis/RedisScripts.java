@@ -32,6 +32,8 @@ public final class RedisScripts implements AutoCloseable {
     public final RestockScript restock;
     public final ResegmentScript resegment;
     public final ReloadScript reload;
+    public final RecoverScript recover;
+    public final EpochScript epoch;
     public final RedisStockReader reader;
 
     public RedisScripts(Endpoints endpoints) {
@@ -48,6 +50,8 @@ public final class RedisScripts implements AutoCloseable {
         restock = new RestockScript(redis);
         resegment = new ResegmentScript(redis);
         reload = new ReloadScript(redis);
+        recover = new RecoverScript(redis);
+        epoch = new EpochScript(redis);
         reader = new RedisStockReader(redis);
     }
 
