@@ -103,15 +103,16 @@ class StockReservationAction implements ReservationAction {
     }
 
     /**
-     * One script; an unknown SKU is loaded from MySQL (once, single-flight) and the script retried once; a stale
-     * one (its Redis server restarted or failed over) is handed to {@link StockRecovery} and the Try refused.
+     * One script. A SKU Redis cannot sell from as it is, stale (its Redis server restarted or failed over) or
+     * missing though MySQL knows it (Redis lost it, or never had it), is handed to {@link StockRecovery}, which
+     * builds it from MySQL once nothing of the past can still arrive, and the Try is refused meanwhile.
      */
     private TryOutcome tryGroup(BusinessActionContext context, String reservationId, String userId,
                                 List<StockLine> group) {
         TryRequest request = new TryRequest(context.getXid(), reservationId, context.getBranchId(), userId, group);
         TryOutcome result = tries.reserve(request);
-        if (result instanceof TryOutcome.UnknownSku unknown && catalog.loadIntoRedis(unknown.skuId())) {
-            result = tries.reserve(request);
+        if (result instanceof TryOutcome.UnknownSku unknown && catalog.knows(unknown.skuId())) {
+            result = new TryOutcome.StaleSku(unknown.skuId());
         }
         if (result instanceof TryOutcome.StaleSku stale) {
             recovery.request(stale.skuId());

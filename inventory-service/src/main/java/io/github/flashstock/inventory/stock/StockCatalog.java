@@ -51,6 +51,11 @@ public class StockCatalog {
         this.reload = reload;
     }
 
+    /** Whether MySQL knows the SKU. */
+    public boolean knows(String skuId) {
+        return skus.find(skuId) != null;
+    }
+
     /** Every SKU MySQL knows, by id. */
     public List<String> skuIds() {
         return skus.skuIds();
@@ -96,8 +101,9 @@ public class StockCatalog {
     }
 
     /**
-     * Loads a SKU that MySQL knows but Redis lacks (warm-up, or a Try that met an unknown SKU): Redis gets the
-     * units MySQL has available (neither sold nor reserved). One load per SKU at a time in this instance; across instances the
+     * Loads a SKU that MySQL knows but Redis lacks, for a restock: Redis gets the units MySQL has available
+     * (neither sold nor reserved). (A Try or the start that finds one hands it to {@link StockRecovery}
+     * instead, which first waits out the transactions that could hold units Redis lost.) One load per SKU at a time in this instance; across instances the
      * init script's never-overwrite rule makes a second load a no-op.
      *
      * @return true when the SKU now has stock in Redis
@@ -154,17 +160,6 @@ public class StockCatalog {
                         row.perUserLimit() == null ? 0 : row.perUserLimit(), Duration.ofSeconds(30))
                 .<Rebuild>map(Rebuild.Done::new)
                 .orElseGet(Rebuild.InProgress::new);
-    }
-
-    /** Loads every SKU MySQL knows and Redis lacks. @return how many were loaded */
-    public int warmUp() {
-        int loaded = 0;
-        for (String skuId : skus.skuIds()) {
-            if (reader.read(skuId).isEmpty() && loadIntoRedis(skuId)) {
-                loaded++;
-            }
-        }
-        return loaded;
     }
 
     /** Both stores' view of a SKU; empty when neither knows it. */

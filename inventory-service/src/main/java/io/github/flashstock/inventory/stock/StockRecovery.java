@@ -85,8 +85,8 @@ public class StockRecovery implements DisposableBean {
     /** Asks for the SKU to be rebuilt; returns at once. Asking again while it waits changes nothing. */
     public void request(String skuId) {
         if (pending.add(skuId)) {
-            log.warn("SKU {} was built on another Redis process (restart or failover since): refused until it is"
-                    + " rebuilt from MySQL", skuId);
+            log.warn("SKU {} is missing in Redis or was built on another Redis process (restart or failover"
+                    + " since): refused until it is built from MySQL", skuId);
             start(Duration.ZERO);
         }
     }

@@ -1,26 +1,41 @@
 package io.github.flashstock.inventory.stock;
 
+import io.github.flashstock.inventory.stock.redis.EpochScript;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
 
-/** At start, loads into Redis every SKU that MySQL knows and Redis lacks. */
+/**
+ * At start, hands to {@link StockRecovery} every SKU that MySQL knows and Redis cannot sell from as it is: missing
+ * (Redis lost it, or never had it) or stale (Redis restarted or failed over while this instance was down). They
+ * are built from MySQL in the background, so that buyers meet ready stock rather than the first Try finding them.
+ */
 @Component
 class StockWarmUp implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(StockWarmUp.class);
 
     private final StockCatalog catalog;
+    private final EpochScript epochs;
+    private final StockRecovery recovery;
 
-    StockWarmUp(StockCatalog catalog) {
+    StockWarmUp(StockCatalog catalog, EpochScript epochs, StockRecovery recovery) {
         this.catalog = catalog;
+        this.epochs = epochs;
+        this.recovery = recovery;
     }
 
     @Override
     public void run(ApplicationArguments args) {
-        int loaded = catalog.warmUp();
-        log.info("warm-up: {} SKU(s) loaded into Redis from MySQL", loaded);
+        int handed = 0;
+        for (String skuId : catalog.skuIds()) {
+            if (epochs.run(skuId) != EpochScript.Code.CURRENT) {
+                recovery.request(skuId);
+                handed++;
+            }
+        }
+        log.info("warm-up: {} SKU(s) missing or stale in Redis, handed to recovery", handed);
     }
 }
