@@ -186,9 +186,7 @@ public final class DevStack {
             for (Component c : stopped) {
                 Server server = servers.get(c);
                 server.forgetPids();
-                if (graceful) {
-                    server.publishClassData();
-                }
+                server.classDataEnded(graceful);
                 Processes.await("the ports of " + c.cliName() + " to be released", config.stopTimeout(),
                         () -> server.ports().stream().noneMatch(Processes::accepts));
             }
@@ -207,9 +205,7 @@ public final class DevStack {
             if (live.isEmpty()) {
                 return false;
             }
-            if (Processes.stop(live, config.stopTimeout())) {
-                server.publishClassData();
-            }
+            server.classDataEnded(Processes.stop(live, config.stopTimeout()));
             server.forgetPids();
             Processes.await("the ports of " + component.cliName() + " to be released", config.stopTimeout(),
                     () -> server.ports().stream().noneMatch(Processes::accepts));

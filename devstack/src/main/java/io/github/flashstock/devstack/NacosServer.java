@@ -46,6 +46,11 @@ final class NacosServer extends Server {
     }
 
     @Override
+    List<String> javaProcesses() {
+        return List.of("nacos-server");
+    }
+
+    @Override
     void launch() {
         ensureDir(dir());
         write(dir().resolve("conf/application.properties"), applicationProperties());

@@ -36,6 +36,11 @@ final class RocketMqServer extends Server {
     }
 
     @Override
+    List<String> javaProcesses() {
+        return List.of("namesrv", "broker");
+    }
+
+    @Override
     void launch() {
         ensureDir(dir());
         write(dir().resolve("namesrv.properties"), """

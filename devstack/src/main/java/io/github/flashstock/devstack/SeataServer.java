@@ -44,6 +44,11 @@ final class SeataServer extends Server {
     }
 
     @Override
+    List<String> javaProcesses() {
+        return List.of("seata-server");
+    }
+
+    @Override
     void launch() {
         ensureDir(dir());
         write(dir().resolve("config/application.yml"), applicationYml());

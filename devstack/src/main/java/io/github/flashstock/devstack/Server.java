@@ -110,53 +110,35 @@ abstract class Server {
         }
     }
 
+    /** The names of this server's JVM processes (their PID files' names), for their class-data archives. */
+    List<String> javaProcesses() {
+        return List.of();
+    }
+
     /**
-     * JVM options that start one of this server's Java processes quickly: from the class-data archive an earlier
-     * run of the same process wrote ({@code -XX:SharedArchiveFile}), or, while there is none, writing one at this
-     * process's exit ({@code -XX:ArchiveClassesAtExit}, to a part file that {@link #publishClassData()} puts in
-     * place after a stop that needed no SIGKILL). The archives live in {@code <root>/devstack/target/class-data},
-     * shared by every devstack home of the checkout and gone with {@code mvn clean}; a JVM whose archive does not
-     * match its class path says so in its log and starts without it.
+     * JVM options that start one of this server's Java processes from its {@link ClassDataArchive}, or write one at
+     * its exit. The archives live in {@code <root>/devstack/target/class-data}, shared by every devstack home of the
+     * checkout and gone with {@code mvn clean}.
      */
     final List<String> classData(String process) {
-        Path dir = classDataDir();
-        Path archive = dir.resolve(name() + "-" + process + ".jsa");
-        if (Files.isRegularFile(archive)) {
-            return List.of("-XX:SharedArchiveFile=" + archive);
-        }
-        ensureDir(dir);
-        // -Xlog:cds=off: at exit the JVM would list every class it leaves out of the archive
-        return List.of("-XX:ArchiveClassesAtExit=" + partFile(process), "-Xlog:cds=off");
+        return archive(process).options(launchKey());
     }
 
-    /** After a graceful stop: the archives this server's processes wrote at exit become the ones to start from. */
-    final void publishClassData() {
-        Path dir = classDataDir();
-        String prefix = name() + "-";
-        String suffix = "-" + Integer.toHexString(marker().hashCode()) + ".jsa.part";
-        try (var parts = Files.list(dir)) {
-            for (Path part : parts.filter(p -> p.getFileName().toString().startsWith(prefix)
-                    && p.getFileName().toString().endsWith(suffix)).toList()) {
-                String file = part.getFileName().toString();
-                Path archive = dir.resolve(file.substring(0, file.length() - suffix.length()) + ".jsa");
-                if (Files.size(part) > 0 && !Files.exists(archive)) {
-                    Files.move(part, archive, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                } else {
-                    Files.deleteIfExists(part);
-                }
-            }
-        } catch (IOException e) {
-            // no archive then: the next start writes one; a start without it is slower, not wrong
+    /** After a stop: the archives this server's processes wrote at a graceful exit are published, else dropped. */
+    final void classDataEnded(boolean graceful) {
+        for (String process : javaProcesses()) {
+            archive(process).ended(launchKey(), graceful);
         }
     }
 
-    private Path partFile(String process) {
-        return classDataDir().resolve(name() + "-" + process + "-" + Integer.toHexString(marker().hashCode())
-                + ".jsa.part");
+    private ClassDataArchive archive(String process) {
+        return new ClassDataArchive(config.root().resolve("devstack/target/class-data")
+                .resolve(name() + "-" + process + ".jsa"));
     }
 
-    private Path classDataDir() {
-        return config.root().resolve("devstack/target/class-data");
+    /** One launch of a server per devstack home at a time: the home tells launches apart. */
+    private String launchKey() {
+        return Integer.toHexString(marker().hashCode());
     }
 
     /** The JVM that runs the devstack also runs the Java servers. */

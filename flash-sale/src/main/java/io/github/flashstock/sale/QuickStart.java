@@ -1,5 +1,6 @@
 package io.github.flashstock.sale;
 
+import io.github.flashstock.devstack.ClassDataArchive;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -7,31 +8,27 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Starts a Spring Boot jar the quick way: unpacked once with Spring Boot's own {@code -Djarmode=tools extract}
- * (classes load from plain jars instead of a jar inside a jar), and with a class-data archive
- * ({@code -XX:SharedArchiveFile}) that the first JVM to stop gracefully writes at exit
- * ({@code -XX:ArchiveClassesAtExit}). Measured on two cores, inventory-service became healthy in 15.0 s from the
- * packed jar, 10.1 s unpacked and 6.2-6.5 s unpacked with the archive (docs/benchmarks.md, "Service start").
+ * (classes load from plain jars instead of a jar inside a jar), and with a {@link ClassDataArchive} that the first
+ * JVM to stop gracefully writes at exit. Measured on two cores ({@code bin/bench-start 3}, medians), inventory-service
+ * became healthy in 13.8 s from the packed jar, 9.1 s unpacked and 5.8 s unpacked with the archive
+ * (docs/benchmarks.md, "Service start").
  *
  * <p>All of it lives beside the jar, in a folder named after the jar's size and time, so a rebuilt jar starts from
- * a fresh unpacking and an older one is removed. An archive is published (renamed into place) only after the JVM
- * that wrote it ended by itself after SIGTERM; a JVM killed while writing leaves only a part file nobody reads. A
- * JVM given an archive that does not match its class path says so in its log and starts without it.
+ * a fresh unpacking and an older one is removed.
  */
 final class QuickStart {
 
     private static final Object LOCK = new Object();
 
     private final Path launchJar;
-    private final Path archive;
+    private final ClassDataArchive archive;
 
-    private QuickStart(Path launchJar, Path archive) {
+    private QuickStart(Path launchJar, ClassDataArchive archive) {
         this.launchJar = launchJar;
         this.archive = archive;
     }
@@ -49,7 +46,7 @@ final class QuickStart {
                     unpack(jar, home, dir);
                 }
             }
-            return new QuickStart(dir.resolve(jar.getFileName()), dir.resolve("classes.jsa"));
+            return new QuickStart(dir.resolve(jar.getFileName()), new ClassDataArchive(dir.resolve("classes.jsa")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot unpack " + jar, e);
         }
@@ -59,43 +56,9 @@ final class QuickStart {
         return launchJar;
     }
 
-    /** The JVM options for one launch, and where that launch writes an archive if it writes one. */
-    Launch launch() {
-        if (Files.isRegularFile(archive)) {
-            return new Launch(List.of("-XX:SharedArchiveFile=" + archive), null);
-        }
-        Path part = archive.resolveSibling("classes-" + UUID.randomUUID() + ".jsa.part");
-        // -Xlog:cds=off: the JVM would list, at exit, every class it leaves out of the archive (hundreds of lines)
-        return new Launch(List.of("-XX:ArchiveClassesAtExit=" + part, "-Xlog:cds=off"), part);
-    }
-
-    /**
-     * Called when a launched JVM has ended: its archive is published if it ended gracefully and no other JVM
-     * published one first; otherwise the part file goes.
-     */
-    void ended(Launch launch, boolean graceful) {
-        if (launch.part() == null) {
-            return;
-        }
-        try {
-            synchronized (LOCK) {
-                if (graceful && Files.size(launch.part()) > 0 && !Files.exists(archive)) {
-                    Files.move(launch.part(), archive, StandardCopyOption.ATOMIC_MOVE);
-                } else {
-                    Files.deleteIfExists(launch.part());
-                }
-            }
-        } catch (IOException e) {
-            // no archive then: the next launch writes one; a start without it is slower, not wrong
-            try {
-                Files.deleteIfExists(launch.part());
-            } catch (IOException ignored) {
-                // nothing more to do
-            }
-        }
-    }
-
-    record Launch(List<String> jvmOptions, Path part) {
+    /** The class-data archive of this build's launches. */
+    ClassDataArchive archive() {
+        return archive;
     }
 
     private static void unpack(Path jar, Path home, Path dir) throws IOException {

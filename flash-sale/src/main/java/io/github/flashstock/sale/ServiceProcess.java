@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,7 +32,8 @@ public final class ServiceProcess {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
     private QuickStart quickStart;
-    private QuickStart.Launch launched;
+    /** The current launch's key for its class-data archive; null when nothing runs. */
+    private String launched;
 
     public ServiceProcess(String name, Path jar, int port, List<String> args, Map<String, String> env, Path log) {
         if (!Files.isRegularFile(jar)) {
@@ -70,11 +72,11 @@ public final class ServiceProcess {
             quickStart = QuickStart.of(jar);
         }
         ended(false);
-        launched = quickStart.launch();
+        launched = UUID.randomUUID().toString();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        command.addAll(launched.jvmOptions());
+        command.addAll(quickStart.archive().options(launched));
         command.addAll(List.of("-Duser.home=" + log.getParent(), "-jar", quickStart.launchJar().toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -170,7 +172,7 @@ public final class ServiceProcess {
     /** The last launch is over: its class-data archive, if it wrote one, is kept only after a graceful end. */
     private void ended(boolean graceful) {
         if (launched != null) {
-            quickStart.ended(launched, graceful);
+            quickStart.archive().ended(launched, graceful);
             launched = null;
         }
     }
