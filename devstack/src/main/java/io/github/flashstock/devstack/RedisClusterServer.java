@@ -68,7 +68,8 @@ final class RedisClusterServer extends Server {
      * Every node reports {@code cluster_state:ok}, knows all six nodes, and sees three masters and three attached
      * replicas: the state turns ok before {@code --cluster create} has made three of the nodes replicas, and each
      * node learns of that through gossip, so every node's own view is checked (clients read the topology from
-     * any of them).
+     * any of them). Each replica must also have finished its first sync with its master ({@code master_link_status:up}):
+     * until it has, a manual {@code CLUSTER FAILOVER} on it cannot complete and times out.
      */
     @Override
     boolean healthy() {
@@ -84,6 +85,11 @@ final class RedisClusterServer extends Server {
                 if (!(nodes instanceof String n)
                         || n.lines().filter(l -> l.contains("master")).count() != half
                         || n.lines().filter(l -> l.contains("slave")).count() != half) {
+                    return false;
+                }
+                Object replication = Resp.call(port, "INFO", "replication");
+                if (!(replication instanceof String r)
+                        || r.contains("role:slave") && !r.contains("master_link_status:up")) {
                     return false;
                 }
             } catch (IOException | IllegalStateException e) {

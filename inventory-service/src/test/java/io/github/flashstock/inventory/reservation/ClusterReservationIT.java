@@ -203,21 +203,42 @@ class ClusterReservationIT extends InventoryITSupport {
         throw new IllegalStateException("no replica of the master of slot " + slot + " in:\n" + nodes);
     }
 
-    /** {@code CLUSTER FAILOVER} on a replica, then waits until it is a master that every node agrees on. */
+    /**
+     * {@code CLUSTER FAILOVER} on a replica, then waits until it is a master that every node agrees on. A manual
+     * failover that cannot finish within Redis's own limit (5 s: the replica must first catch up with its master's
+     * offset) is abandoned by the server, not retried, so the command is issued again until it takes effect.
+     */
     private static void promote(int replicaPort) {
-        onNode(replicaPort, c -> c.clusterFailover(false));
-        await().atMost(Duration.ofSeconds(60)).until(() -> "master".equals(onNode(replicaPort,
-                c -> String.valueOf(c.role().get(0)))) && onNode(firstNodePort(), c -> c.clusterInfo())
-                .contains("cluster_state:ok"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> serverInfo(replicaPort, "role", "replication")
+                .equals("master") || serverInfo(replicaPort, "master_link_status", "replication").equals("up"));
+        for (int attempt = 1; ; attempt++) {
+            if (!"master".equals(serverInfo(replicaPort, "role", "replication"))) {
+                onNode(replicaPort, c -> c.clusterFailover(false));
+            }
+            try {
+                await().atMost(Duration.ofSeconds(15)).until(() -> "master".equals(onNode(replicaPort,
+                        c -> String.valueOf(c.role().get(0)))) && onNode(firstNodePort(), c -> c.clusterInfo())
+                        .contains("cluster_state:ok"));
+                return;
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                if (attempt == 4) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private static String serverInfo(int port, String field) {
-        for (String line : onNode(port, c -> c.info("server")).lines().toList()) {
+        return serverInfo(port, field, "server");
+    }
+
+    private static String serverInfo(int port, String field, String section) {
+        for (String line : onNode(port, c -> c.info(section)).lines().toList()) {
             if (line.startsWith(field + ":")) {
                 return line.substring(field.length() + 1).trim();
             }
         }
-        throw new IllegalStateException("no " + field + " in INFO server of port " + port);
+        throw new IllegalStateException("no " + field + " in INFO " + section + " of port " + port);
     }
 
     private static <T> T onNode(int port, java.util.function.Function<
