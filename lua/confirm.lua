@@ -23,12 +23,22 @@
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
 --                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
+-- Events: APPLIED and RECOVERED append a CONFIRMED event (phase, xid, reservation, branch, quantity, user, at) to
+-- the SKU's stream in this same call (see try.lua).
 -- (Codes 0-3 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD = 0, 1, 2, 3, 4, 5
+
+-- Unsent events a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+local EVENTS_KEPT = 100000
+
+-- Appends one stock event to the SKU's stream.
+local function append_event(stock, ...)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', ...)
+end
 
 -- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
 local function server_id()
@@ -56,7 +66,7 @@ local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]
 local retention = tonumber(ARGV[3])
 
-local record = fields(fence, 'state', 'quantity', 'alloc')
+local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user')
 local state = record.state
 local quantity = tonumber(record.quantity or '0')
 if not state then
@@ -68,9 +78,12 @@ if not state then
   local user = ARGV[5]
   if sku.epoch ~= server_id() then
     redis.call('INCRBY', stock .. ':buyer:' .. user, units)
+    local millis = now_millis()
     redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'recovered', 1, 'user', user,
-      'ended_at', now_millis())
+      'ended_at', millis)
     redis.call('EXPIRE', fence, retention)
+    append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', '', 'quantity', units,
+      'user', user, 'at', millis)
     return {RECOVERED, units}
   end
   if tonumber(sku.available) < units then
@@ -97,9 +110,12 @@ if not state then
   redis.call('HINCRBY', stock, 'available', -units)
   redis.call('HINCRBY', stock, 'sold', units)
   redis.call('INCRBY', stock .. ':buyer:' .. user, units)
+  local millis = now_millis()
   redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', table.concat(parts, ','),
-    'recovered', 1, 'user', user, 'ended_at', now_millis())
+    'recovered', 1, 'user', user, 'ended_at', millis)
   redis.call('EXPIRE', fence, retention)
+  append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', '', 'quantity', units,
+    'user', user, 'at', millis)
   return {RECOVERED, units}
 end
 if state == 'CONFIRMED' then
@@ -119,7 +135,10 @@ for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
 end
 redis.call('HINCRBY', stock, 'reserved', -quantity)
 redis.call('HINCRBY', stock, 'sold', quantity)
-redis.call('HSET', fence, 'state', 'CONFIRMED', 'ended_at', now_millis())
+local millis = now_millis()
+redis.call('HSET', fence, 'state', 'CONFIRMED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
 redis.call('SREM', stock .. ':open', fence)
+append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', record.branch or '',
+  'quantity', quantity, 'user', record.user or '', 'at', millis)
 return {APPLIED, quantity}

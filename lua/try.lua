@@ -11,6 +11,7 @@
 --             <KEYS[k]>:tx:<xid>:<reservation>  fence record of this reservation on this SKU
 --             <KEYS[k]>:buyer:<user>            units the user holds (tried or confirmed, not cancelled)
 --             <KEYS[k]>:open                    set of the fence keys of open (TRIED) reservations
+--             <KEYS[k]>:events                  stream of the SKU's stock events (see "Events" below)
 -- ARGV      for each reservation, in order:
 --           xid (global transaction id), reservation id (the caller's idempotency key, e.g. the order id),
 --           branch id, user id, the number of lines n, and n pairs (k, quantity): the index in KEYS of the line's
@@ -37,6 +38,9 @@
 -- kept in Lua tables meanwhile), so an error while deciding leaves Redis as it was. The writes then go in the order
 -- that keeps a failure on the safe side: stock first (units reserved without a fence record are reported by the
 -- reconciler), fence records last (a fence record without its units would let Cancel free units never reserved).
+-- Events: each reserved line appends a TRIED event to its SKU's stream in this same call (fields phase, xid,
+-- reservation, branch, quantity, user, at), so the event is exactly as durable as the reservation. The service's
+-- forwarder sends it to RocketMQ and deletes it then; a stream holding EVENTS_KEPT unsent events drops its oldest.
 -- Segments: the search starts at a segment chosen from (xid, reservation id) and falls through to the others,
 -- splitting a line over several segments when no single one has enough; it reads segments only until the line
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
@@ -44,6 +48,14 @@
 -- Reply codes, as the header lists them.
 local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
   STALE_SKU = 0, 1, 2, 3, 4, 5, 6
+
+-- Unsent events a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+local EVENTS_KEPT = 100000
+
+-- Appends one stock event to the SKU's stream.
+local function append_event(stock, ...)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', ...)
+end
 
 -- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
 local function server_id()
@@ -168,7 +180,7 @@ local function try_one(xid, reservation, branch, user, lines)
           return PURCHASE_LIMIT_EXCEEDED, i, st.limit, held
         end
       end
-      plans[#plans + 1] = {st = st, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
+      plans[#plans + 1] = {st = st, stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
     end
   end
 
@@ -194,8 +206,8 @@ local function try_one(xid, reservation, branch, user, lines)
     buyers[p.buyer] = buyers[p.buyer] + p.quantity
     fences[p.fence] = true
     p.st.opened[#p.st.opened + 1] = p.fence
-    records[#records + 1] = {key = p.fence, quantity = p.quantity, alloc = table.concat(parts, ','), branch = branch,
-      user = user}
+    records[#records + 1] = {key = p.fence, stock = p.stock, xid = xid, reservation = reservation,
+      quantity = p.quantity, alloc = table.concat(parts, ','), branch = branch, user = user}
   end
   return RESERVED, 0, 0, 0
 end
@@ -218,7 +230,7 @@ while at <= #ARGV do
   reply[#reply + 1] = b
 end
 
--- Write what was decided: stock, then buyer counts, then fence records and the open set.
+-- Write what was decided: stock, then buyer counts, then fence records and the open set, then the events.
 for _, stock in ipairs(sku_order) do
   local st = skus[stock]
   if #st.opened > 0 then
@@ -249,5 +261,9 @@ for _, stock in ipairs(sku_order) do
       redis.call('SADD', stock .. ':open', unpack(opened, from, math.min(from + 499, #opened)))
     end
   end
+end
+for _, r in ipairs(records) do
+  append_event(r.stock, 'phase', 'TRIED', 'xid', r.xid, 'reservation', r.reservation, 'branch', r.branch,
+    'quantity', r.quantity, 'user', r.user, 'at', tried_at)
 end
 return reply

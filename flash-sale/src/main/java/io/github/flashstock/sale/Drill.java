@@ -23,6 +23,13 @@ public enum Drill {
     /** One of two inventory instances dies: order-demo goes on with the other one. */
     INVENTORY_KILL_ONE("inventory-kill-one", "one of two inventory-service instances kill -9, back after 3 s", 2, 1,
             null),
+    /**
+     * The RocketMQ broker dies (its name server keeps running), and while it is away so does one of two
+     * inventory-service instances, with the stock events it could not send yet; both come back 3 s later. Orders go
+     * on through the other instance; every event reaches the topic once the broker is back.
+     */
+    BROKER_KILL("broker-kill", "RocketMQ broker kill -9, then while it is away one of two inventory-service instances"
+            + " kill -9; both back after 3 s", 2, 1, null),
     /** The only inventory instance dies: no Try can succeed until it is back. */
     INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
             null),
@@ -40,8 +47,6 @@ public enum Drill {
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
     MARIADB_PAUSE("mariadb-pause", "MariaDB paused (SIGSTOP) for 10 s", 1, 1, null),
-    /** The RocketMQ broker dies; its name server keeps running; the broker alone restarts 3 s later. */
-    BROKER_KILL("broker-kill", "RocketMQ broker kill -9 (name server left running), back after 3 s", 1, 1, null),
     /** The coordinator dies with its sessions in MariaDB (db store) and comes back 3 s later. */
     TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db");
 
@@ -84,7 +89,12 @@ public enum Drill {
 
     /** Drills where a second instance takes over: not one order may fail in them. */
     public boolean survivable() {
-        return this == INVENTORY_KILL_ONE || this == ORDER_KILL;
+        return this == INVENTORY_KILL_ONE || this == ORDER_KILL || this == BROKER_KILL;
+    }
+
+    /** Drills where Redis loses writes it acknowledged, and with them the stock events those writes appended. */
+    public boolean losesRedisWrites() {
+        return this == REDIS_AOF_TAIL;
     }
 
     /** The devstack server the fault hits, if it hits one. */

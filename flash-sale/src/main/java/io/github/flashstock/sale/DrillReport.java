@@ -24,6 +24,8 @@ import java.util.Map;
  * @param unmatched       order lines and inventory reservations that tell different stories: a CONFIRMED order whose
  *                        reservation the inventory ledger does not have CONFIRMED for the same units, or a CONFIRMED
  *                        reservation whose order is not CONFIRMED (one line each, the XID and both states)
+ * @param missingEvents   stock events the ledger's rows call for that never reached the broker's topic (each
+ *                        reservation's TRIED, and its CONFIRMED or CANCELLED once it ended), one line each
  * @param fault           what was done, to which PID, when
  * @param backAfter       from the fault until the server or service answered healthy again
  * @param settledAfter    from the end of the sale until nothing was pending, reserved or held by the TC
@@ -31,7 +33,8 @@ import java.util.Map;
 public record DrillReport(Drill drill, int orders, Map<String, Integer> answers, int failedOrders,
                           int replacedOrders, int improperAnswers, List<String> improperExamples, int contradictions,
                           List<String> contradictionExamples, List<SkuOutcome> skus, int pendingOrders,
-                          int tcSessionsLeft, List<String> findings, List<String> unmatched, String fault, Duration backAfter,
+                          int tcSessionsLeft, List<String> findings, List<String> unmatched,
+                          List<String> missingEvents, String fault, Duration backAfter,
                           Duration settledAfter, boolean settled) {
 
     public DrillReport {
@@ -41,6 +44,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         skus = List.copyOf(skus);
         findings = List.copyOf(findings);
         unmatched = List.copyOf(unmatched);
+        missingEvents = List.copyOf(missingEvents);
     }
 
     /** One SKU after the drill: each store's view and the units of its CONFIRMED orders. */
@@ -87,11 +91,15 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         return skus.stream().allMatch(SkuOutcome::agree);
     }
 
-    /** Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind. */
+    /**
+     * Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind, no event
+     * lost (unless Redis itself lost writes: an event is exactly as durable as the stock it describes).
+     */
     public boolean clean() {
         return settled && oversold() == 0 && lost() == 0 && reserved() == 0 && storesAgree() && pendingOrders == 0
                 && tcSessionsLeft == 0 && findings.isEmpty() && unmatched.isEmpty() && contradictions == 0 && improperAnswers == 0
-                && (!drill.survivable() || failedOrders == 0);
+                && (!drill.survivable() || failedOrders == 0)
+                && (missingEvents.isEmpty() || drill.losesRedisWrites());
     }
 
     public void print(PrintStream out) {
@@ -117,6 +125,9 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.println("orders vs reservations:   " + (unmatched.isEmpty() ? "every CONFIRMED order has its units sold"
                 : unmatched.size() + " unmatched: " + String.join("; ", unmatched.subList(0,
                         Math.min(5, unmatched.size())))));
+        out.println("stock events on topic:    " + (missingEvents.isEmpty() ? "every reservation's, each phase"
+                : missingEvents.size() + " missing" + (drill.losesRedisWrites() ? " (lost with Redis's writes)" : "")
+                + ": " + String.join("; ", missingEvents.subList(0, Math.min(5, missingEvents.size())))));
         out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
                 : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
         out.println("form of the answers:      " + (improperAnswers == 0

@@ -54,6 +54,7 @@ public final class DrillRunner implements AutoCloseable {
     private DevStack current;
     private final Services services;
     private final PrintStream out;
+    private EventTopic events;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1).build();
 
@@ -72,6 +73,9 @@ public final class DrillRunner implements AutoCloseable {
         out.println();
         out.println("-- drill " + drill.cliName() + ": " + drill.description());
         prepare(drill);
+        if (events == null) {
+            events = new EventTopic(current.endpoints().namesrvAddress());
+        }
         String id = drill.cliName() + "-" + UUID.randomUUID().toString().substring(0, 6);
         // stock for about two thirds of the buyers (1.5 units an order), so the fault meets a sale still selling
         int hotUnits = Math.max(10, buyers);
@@ -87,6 +91,7 @@ public final class DrillRunner implements AutoCloseable {
         if (drill == Drill.ORDER_KILL) {
             skuIds.add(heldSku);
         }
+        boolean awaitEvents = !drill.losesRedisWrites();
         AtomicReference<String> fault = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
         FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), out)
@@ -108,7 +113,7 @@ public final class DrillRunner implements AutoCloseable {
         Instant deadline = saleEnded.plus(SETTLE_LIMIT);
         Instant nextNote = saleEnded.plus(Duration.ofSeconds(10));
         while (Instant.now().isBefore(deadline)) {
-            String waitingFor = waitingFor(skuIds);
+            String waitingFor = waitingFor(skuIds, awaitEvents);
             if (waitingFor.isEmpty()) {
                 settled = true;
                 break;
@@ -165,10 +170,11 @@ public final class DrillRunner implements AutoCloseable {
             outcomes.add(outcome(sku, orders));
         }
         List<String> findings = findings(skuIds, xids);
-        List<String> unmatched = unmatched(orders, ledger(skuIds));
+        List<LedgerRow> ledger = ledger(skuIds);
+        List<String> unmatched = unmatched(orders, ledger);
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,
                 improperExamples, contradictions, examples,
-                outcomes, pending, sessionsLeft, findings, unmatched, fault.get(), back.get(), settledAfter, settled);
+                outcomes, pending, sessionsLeft, findings, unmatched, events.missing(ledger), fault.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;
     }
@@ -321,9 +327,16 @@ public final class DrillRunner implements AutoCloseable {
             case BROKER_KILL -> {
                 at = Instant.now();
                 List<Long> pids = current.kill(Component.ROCKETMQ, "broker");
-                what = "RocketMQ broker (PID " + pids + ") killed";
+                // a second of sale without a broker: the instance's forwarder takes events it cannot send
+                ServiceProcess.sleep(Duration.ofSeconds(1));
+                ServiceProcess victim = services.inventories().get(0);
+                long pid = victim.pid();
+                victim.kill();
+                what = "RocketMQ broker (PID " + pids + ") killed, 1 s later " + victim.name() + " (PID " + pid
+                        + ") killed";
                 ServiceProcess.sleep(drill.outage());
                 current.up(EnumSet.of(Component.ROCKETMQ));
+                victim.start(Duration.ofMinutes(3));
             }
             default -> {
                 Component server = drill.server().orElseThrow();
@@ -442,8 +455,11 @@ public final class DrillRunner implements AutoCloseable {
         return unmatched;
     }
 
-    /** What the system has not finished yet: empty once nothing is pending, reserved or held by the TC. */
-    private String waitingFor(Set<String> skuIds) {
+    /**
+     * What the system has not finished yet: empty once nothing is pending, reserved or held by the TC, and (unless
+     * {@code awaitEvents} is false) every stock event the ledger calls for is on the topic.
+     */
+    private String waitingFor(Set<String> skuIds, boolean awaitEvents) {
         try {
             Map<String, OrderRow> orders = orders(skuIds);
             long pending = orders.values().stream().filter(o -> o.status().equals("PENDING")).count();
@@ -461,7 +477,11 @@ public final class DrillRunner implements AutoCloseable {
             Set<String> xids = new HashSet<>();
             orders.values().forEach(o -> xids.add(o.xid()));
             int sessions = tcSessions(xids);
-            return sessions == 0 ? "" : sessions + " global session(s) at the TC";
+            if (sessions > 0) {
+                return sessions + " global session(s) at the TC";
+            }
+            int missing = awaitEvents ? events.missing(ledger(skuIds)).size() : 0;
+            return missing == 0 ? "" : missing + " stock event(s) not on the topic yet";
         } catch (RuntimeException e) {
             return "an answer (" + e.getMessage() + ")";
         }
@@ -586,6 +606,10 @@ public final class DrillRunner implements AutoCloseable {
     /** Puts the TC back in the store the stack is configured with. */
     @Override
     public void close() {
+        if (events != null) {
+            events.close();
+            events = null;
+        }
         if (current != configured) {
             current.stop(Component.SEATA);
             current = configured;

@@ -61,18 +61,34 @@ class DrillReportTest {
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("STALE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), false, fine).clean()).isFalse();
         assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 1, List.of("500"), 0, List.of(),
-                List.of(fine), 0, 0, List.of(), List.of(), "fault", Duration.ZERO, Duration.ZERO, true).clean())
-                .as("an improper answer").isFalse();
+                List.of(fine), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ZERO, Duration.ZERO, true)
+                .clean()).as("an improper answer").isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true,
                 new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 0, 10, 6)).clean()).isFalse();
         assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
-                List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), "fault",
-                Duration.ZERO, Duration.ZERO, true).clean())
+                List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), List.of(),
+                "fault", Duration.ZERO, Duration.ZERO, true).clean())
                 .as("a CONFIRMED order whose reservation was not sold").isFalse();
-        assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
-                List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), "fault",
-                Duration.ZERO, Duration.ZERO, true).clean())
-                .as("a CONFIRMED order whose reservation was not sold").isFalse();
+        List<String> missing = List.of("TRIED of o-1 on s (xid x)");
+        assertThat(new DrillReport(Drill.BROKER_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
+                List.of(fine), 0, 0, List.of(), List.of(), missing, "fault", Duration.ZERO, Duration.ZERO, true)
+                .clean()).as("a stock event that never reached the topic").isFalse();
+        assertThat(new DrillReport(Drill.REDIS_AOF_TAIL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
+                List.of(fine), 0, 0, List.of(), List.of(), missing, "fault", Duration.ZERO, Duration.ZERO, true)
+                .clean()).as("events lost with the Redis writes that appended them").isTrue();
+    }
+
+    @Test
+    void everyLedgerRowCallsForItsTriedEventAndItsEndingsEvent() {
+        List<DrillRunner.LedgerRow> ledger = List.of(new DrillRunner.LedgerRow("x1", "o-1", "s", 1, "CONFIRMED"),
+                new DrillRunner.LedgerRow("x2", "o-2", "s", 2, "TRIED"),
+                new DrillRunner.LedgerRow("x3", "o-3", "s", 1, "CANCELLED"));
+        java.util.Set<String> seen = java.util.Set.of(EventTopic.key("x1", "o-1", "s", "TRIED"),
+                EventTopic.key("x1", "o-1", "s", "CONFIRMED"), EventTopic.key("x2", "o-2", "s", "TRIED"),
+                EventTopic.key("x3", "o-3", "s", "TRIED"), EventTopic.key("x3", "o-3", "s", "CONFIRMED"));
+
+        assertThat(EventTopic.missing(ledger, seen)).containsExactly("CANCELLED of o-3 on s (xid x3)");
+        assertThat(EventTopic.missing(ledger.subList(0, 2), seen)).isEmpty();
     }
 
     @Test
@@ -128,6 +144,7 @@ class DrillReportTest {
                                       List<String> findings, boolean settled, DrillReport.SkuOutcome sku) {
         return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, 0, List.of(), contradictions, List.of(),
                 List.of(sku), 0,
-                sessionsLeft, findings, List.of(), "fault", Duration.ofSeconds(1), Duration.ofSeconds(1), settled);
+                sessionsLeft, findings, List.of(), List.of(), "fault", Duration.ofSeconds(1), Duration.ofSeconds(1),
+                settled);
     }
 }

@@ -46,7 +46,9 @@ class DrillsIT {
                         root.resolve(".devstack/logs/drills-it"))
                 .withInventoryPorts(List.of(freePort(), freePort()))
                 .withOrderPorts(List.of(freePort(), freePort()))
-                .withInventoryArgs(source)
+                // the forwarders sweep every SKU's event stream and take over a dead instance's entries within 5 s
+                // (shipped: 30 s each), so that broker-kill settles sooner; bin/drill runs the shipped values
+                .withInventoryArgs(source, "--inventory.events.sweep-interval=5s", "--inventory.events.claim-after=5s")
                 .withOrderArgs(source, "--spring.profiles.active=faults")
                 .withJarsFromSystemProperties();
         services = Services.start(SharedStack.endpoints(), settings, Duration.ofMinutes(4));

@@ -72,5 +72,7 @@ class ArchitectureTest {
             .and().doNotHaveSimpleName("RedisStockReader")
             // the per-SKU lock the rebuild scripts hold: SET NX plus release.lua
             .and().doNotHaveSimpleName("RebuildLock")
+            // the SKUs' event streams the forwarder reads, acknowledges and trims (the scripts write them)
+            .and().doNotHaveSimpleName("StockEventStream")
             .should().dependOnClassesThat().resideInAPackage("org.springframework.data.redis.core..");
 }

@@ -5,8 +5,12 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Folds a stock event into the MySQL ledger. States only move forward (TRIED, then CONFIRMED or CANCELLED), so a
- * duplicate or a late event changes nothing. It never touches {@code sku_stock}: the Confirm owns the sale.
+ * Folds a stock event into the MySQL ledger. Only a Try's event writes here: its TRIED row (the Try itself touches
+ * only Redis). The CONFIRMED and CANCELLED states are written by the Confirm and Cancel themselves, in the MySQL
+ * transaction that moves {@code sku_stock} ({@code SalesRecord}), and must stay theirs: that transaction finds
+ * the row's state to know whether the sale is counted yet, and the phase's event may reach this consumer before
+ * the phase's MySQL step has run (the script appends it). So their events change nothing here, and a duplicate or
+ * late TRIED event finds its row and changes nothing either.
  */
 @Component
 class LedgerFold {
@@ -20,10 +24,7 @@ class LedgerFold {
     /** @return true when the event moved the ledger */
     @Transactional
     public boolean fold(StockEventMessage e) {
-        if (ledger.insert(e.xid(), e.reservationId(), e.branchId(), e.skuId(), e.quantity(), e.phase(),
-                e.backend()) == 1) {
-            return true;
-        }
-        return !e.phase().equals("TRIED") && ledger.advance(e.xid(), e.reservationId(), e.skuId(), e.phase()) == 1;
+        return "TRIED".equals(e.phase()) && ledger.insert(e.xid(), e.reservationId(), e.branchId(), e.skuId(),
+                e.quantity(), "TRIED", e.backend()) == 1;
     }
 }

@@ -1,6 +1,5 @@
 package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.events.StockMoved;
 
 /**
  * A stock event as it travels on RocketMQ (JSON).
@@ -11,21 +10,6 @@ import io.github.flashstock.inventory.events.StockMoved;
  */
 public record StockEventMessage(String phase, String xid, String reservationId, long branchId, String skuId,
                                 long quantity, String userId, String backend, long at) {
-
-    static StockEventMessage of(StockMoved moved) {
-        String phase;
-        String user = null;
-        if (moved instanceof StockMoved.StockReserved r) {
-            phase = "TRIED";
-            user = r.userId();
-        } else if (moved instanceof StockMoved.StockConfirmed) {
-            phase = "CONFIRMED";
-        } else {
-            phase = "CANCELLED";
-        }
-        return new StockEventMessage(phase, moved.xid(), moved.reservationId(), moved.branchId(), moved.skuId(),
-                moved.quantity(), user, "REDIS", moved.at().toEpochMilli());
-    }
 
     /** The message key: one reservation on one SKU. */
     String key() {

@@ -6,14 +6,21 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings under {@code inventory.events}.
  *
- * @param topic        RocketMQ topic of stock events
- * @param bufferSize   events kept in memory while the broker cannot take them; beyond it new events are dropped
- *                     (and counted): Redis and MySQL are already right, the reconciler reports what the ledger lacks
- * @param inFlight     sends awaiting the broker's answer at once
- * @param retryBackoff pause before a failed send is tried again
+ * @param topic           RocketMQ topic of stock events
+ * @param batch           events of one SKU sent to the broker in one request (and read from its stream at once)
+ * @param retryBackoff    pause after a failed send (or an unreachable Redis) before the forwarder tries again
+ * @param sweepInterval   how often the forwarder reads every SKU's stream, not only the ones this instance wrote
+ *                        to: it finds what another instance left
+ * @param claimAfter      entries another forwarder took and has not acknowledged for this long are taken over
  * @param maxRedeliveries failed deliveries the ledger consumer retries before a message goes to its DLQ
  */
 @ConfigurationProperties("inventory.events")
-public record StockEventSettings(String topic, int bufferSize, int inFlight, Duration retryBackoff,
-                                 int maxRedeliveries) {
+public record StockEventSettings(String topic, int batch, Duration retryBackoff, Duration sweepInterval,
+                                 Duration claimAfter, int maxRedeliveries) {
+
+    public StockEventSettings {
+        if (batch < 1 || batch > 1000) {
+            throw new IllegalArgumentException("inventory.events.batch must be from 1 to 1000, was " + batch);
+        }
+    }
 }

@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.InventorySettings;
-import io.github.flashstock.inventory.events.StockMoved;
+import io.github.flashstock.inventory.events.StockEventsWritten;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.ConfirmScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
@@ -14,8 +14,6 @@ import io.github.flashstock.inventory.stock.StockRecovery;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
@@ -41,14 +39,12 @@ class StockReservationAction implements ReservationAction {
     private final TryGate gate;
     private final SlotGroups slotGroups;
     private final ApplicationEventPublisher events;
-    private final Clock clock;
     private final StockRecovery recovery;
 
     StockReservationAction(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
-                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events, Clock clock,
+                           TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events,
                            StockRecovery recovery) {
-        this.clock = clock;
         this.recovery = recovery;
         this.tries = tries;
         this.confirmScript = confirmScript;
@@ -89,11 +85,7 @@ class StockReservationAction implements ReservationAction {
                 throw refusal.exception();
             }
             if (result instanceof TryOutcome.Reserved) {
-                Instant now = clock.instant();
-                for (StockLine line : lines.lines()) {
-                    events.publishEvent(new StockMoved.StockReserved(context.getXid(), reservationId,
-                            context.getBranchId(), line.skuId(), line.quantity(), userId, now));
-                }
+                events.publishEvent(new StockEventsWritten(lines.lines().stream().map(StockLine::skuId).toList()));
             }
             return true;
         } finally {
@@ -165,11 +157,11 @@ class StockReservationAction implements ReservationAction {
                 }
                 if (outcome instanceof PhaseOutcome.Applied || outcome instanceof PhaseOutcome.Recovered
                         || outcome.quantity() > 0 && outcome instanceof PhaseOutcome.AlreadyApplied) {
+                    // also on a replay: the MySQL step of an earlier attempt may have failed after the script ran
                     record(phase, context, reservationId, line.skuId(), outcome.quantity());
-                    // also on a replay: a retry after a failed MySQL step must not lose the event (listeners
-                    // fold events idempotently)
-                    events.publishEvent(moved(phase, context, reservationId, line.skuId(), outcome.quantity(),
-                            clock.instant()));
+                    if (!(outcome instanceof PhaseOutcome.AlreadyApplied)) {
+                        events.publishEvent(new StockEventsWritten(List.of(line.skuId())));
+                    }
                 } else if (outcome instanceof PhaseOutcome.NoRecord) {
                     if (phase == Phase.CONFIRM) {
                         log.error("confirm found neither a reservation record nor stock for SKU {} in Redis;"
@@ -206,16 +198,6 @@ class StockReservationAction implements ReservationAction {
             case CONFIRM -> sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units);
             case CANCEL -> sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units);
         }
-    }
-
-    private static StockMoved moved(Phase phase, BusinessActionContext context, String reservationId, String skuId,
-                                    long units, Instant at) {
-        return switch (phase) {
-            case CONFIRM -> new StockMoved.StockConfirmed(context.getXid(), reservationId, context.getBranchId(),
-                    skuId, units, at);
-            case CANCEL -> new StockMoved.StockReleased(context.getXid(), reservationId, context.getBranchId(),
-                    skuId, units, at);
-        };
     }
 
     /** A scope whose end needs no exception handling. */

@@ -1,21 +1,36 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.events.StockMoved;
+import io.github.flashstock.inventory.events.StockEventMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.springframework.context.event.EventListener;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.spring.annotation.RocketMQMessageListener;
+import org.apache.rocketmq.spring.core.RocketMQListener;
+import org.apache.rocketmq.spring.core.RocketMQPushConsumerLifecycleListener;
 
-/** Every {@link StockMoved} event the service publishes, from any thread (the TC's calls arrive on Seata's). */
-public class RecordedStockEvents {
+/**
+ * Every stock event that reached the broker's topic, read by a consumer group of its own (new for each test
+ * context, from the topic's first message): what the phases' scripts wrote to Redis and the forwarder sent on.
+ */
+@RocketMQMessageListener(topic = "${inventory.events.topic}", consumerGroup = "it-recorder-${random.uuid}")
+public class RecordedStockEvents implements RocketMQListener<StockEventMessage>,
+        RocketMQPushConsumerLifecycleListener {
 
-    private final List<StockMoved> events = new CopyOnWriteArrayList<>();
+    private final List<StockEventMessage> events = new CopyOnWriteArrayList<>();
 
-    @EventListener
-    void on(StockMoved event) {
+    @Override
+    public void prepareStart(DefaultMQPushConsumer consumer) {
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    }
+
+    @Override
+    public void onMessage(StockEventMessage event) {
         events.add(event);
     }
 
-    public List<StockMoved> of(String xid) {
-        return events.stream().filter(e -> e.xid().equals(xid)).toList();
+    /** The events of one global transaction, in the order they arrived, each once. */
+    public List<StockEventMessage> of(String xid) {
+        return events.stream().filter(e -> e.xid().equals(xid)).distinct().toList();
     }
 }

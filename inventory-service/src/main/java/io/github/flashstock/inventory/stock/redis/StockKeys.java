@@ -64,6 +64,11 @@ public final class StockKeys {
         return stock(skuId) + ":oversold";
     }
 
+    /** The stream of the SKU's stock events, written by the phase scripts (see {@code try.lua}). */
+    public static String events(String skuId) {
+        return stock(skuId) + ":events";
+    }
+
     /** The marker of one restock operation. */
     public static String restockOperation(String skuId, String operationId) {
         return stock(skuId) + ":op:" + operationId;

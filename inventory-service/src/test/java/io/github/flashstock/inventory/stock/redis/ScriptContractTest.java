@@ -85,7 +85,8 @@ class ScriptContractTest {
             "now_millis, try.lua confirm.lua cancel.lua recover.lua",
             "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua",
             "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua",
-            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua"})
+            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua",
+            "append_event, try.lua confirm.lua cancel.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
         Map<String, String> copies = new LinkedHashMap<>();
         for (String script : ALL_SCRIPTS) {
@@ -110,6 +111,25 @@ class ScriptContractTest {
         int reads = code.split("redis\\.call\\('TIME'\\)", -1).length - 1;
         assertThat(reads).isEqualTo(helper == null ? 0 : 1);
         assertThat(code).doesNotContainIgnoringCase("caller's clock");
+    }
+
+    /**
+     * Stock events go into the SKU's stream only through {@code append_event}, with one cap on unsent events: the
+     * phases that move stock append one, and no other script writes to a stream.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua"})
+    void eventsAreAppendedOnlyThroughTheSharedHelper(String script) throws IOException {
+        String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
+        boolean phase = List.of("try.lua", "confirm.lua", "cancel.lua").contains(script);
+
+        assertThat(code.split("'XADD'", -1).length - 1).as(script).isEqualTo(phase ? 1 : 0);
+        assertThat(code.contains("local EVENTS_KEPT = 100000\n")).as(script).isEqualTo(phase);
+        if (phase) {
+            assertThat(code.split("append_event\\(", -1).length - 1).as("definition and uses in %s", script)
+                    .isGreaterThanOrEqualTo(2);
+        }
     }
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",

@@ -1,0 +1,128 @@
+package io.github.flashstock.inventory.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.stock.redis.RedisScripts;
+import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
+import io.github.flashstock.inventory.stock.redis.StockKeys;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SKUs' event streams on the devstack's Redis: each phase's script appends its event in the same call as the
+ * stock it moves, and the forwarders' consumer group hands every entry to exactly one of them, keeps it until
+ * acknowledged, and lets another take over what a dead one left.
+ */
+class StockEventStreamIT extends ScriptITSupport {
+
+    private static StockEventStream forwarder(String name) {
+        return new StockEventStream(scripts.redis, StockEventStream.GROUP, name);
+    }
+
+    private static long length(String sku) {
+        return scripts.redis.opsForStream().size(StockKeys.events(sku));
+    }
+
+    @Test
+    void everyPhaseThatMovesStockAppendsItsEventInTheSameCall() {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = RedisScripts.xid();
+        scripts.tryScript.run(xid, "order-1", 7, "alice", RedisScripts.lines(sku, 3));
+        scripts.tryScript.run(xid, "order-2", 8, "bob", RedisScripts.lines(sku, 2));
+        // a replay moves nothing, so it writes no event
+        scripts.tryScript.run(xid, "order-1", 9, "alice", RedisScripts.lines(sku, 3));
+        scripts.confirm.run(sku, xid, "order-1", RedisScripts.RETENTION, 3, "alice");
+        scripts.cancel.run(sku, xid, "order-2", RedisScripts.RETENTION);
+        scripts.confirm.run(sku, xid, "order-1", RedisScripts.RETENTION, 3, "alice");
+        // an empty rollback (no Try) writes a tombstone, not an event
+        assertThat(scripts.cancel.run(sku, xid, "order-3", RedisScripts.RETENTION))
+                .isInstanceOf(PhaseOutcome.NoRecord.class);
+
+        List<StockEventStream.Entry> entries = forwarder("a").next(sku, 100);
+
+        assertThat(entries).extracting(StockEventForwarder::message).extracting(e -> e.phase() + " "
+                + e.reservationId() + " " + e.branchId() + " " + e.quantity() + " " + e.userId() + " " + e.skuId())
+                .containsExactly("TRIED order-1 7 3 alice " + sku, "TRIED order-2 8 2 bob " + sku,
+                        "CONFIRMED order-1 7 3 alice " + sku, "CANCELLED order-2 8 2 bob " + sku);
+        assertThat(entries).extracting(StockEventForwarder::message).allSatisfy(e -> {
+            assertThat(e.xid()).isEqualTo(xid);
+            assertThat(e.at()).isPositive();
+        });
+    }
+
+    @Test
+    void whatADeadForwarderTookIsClaimedAndNothingIsLeftOnceAcknowledged() throws Exception {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = RedisScripts.xid();
+        for (int i = 0; i < 5; i++) {
+            scripts.tryScript.run(xid, "order-" + i, i, "u" + i, RedisScripts.lines(sku, 1));
+        }
+        StockEventStream dead = forwarder("dead");
+        assertThat(dead.next(sku, 3)).hasSize(3); // taken, never acknowledged: the process died
+
+        StockEventStream alive = forwarder("alive");
+        List<StockEventStream.Entry> rest = alive.next(sku, 100);
+        assertThat(rest).hasSize(2); // what was never handed out; the other three are still the dead one's
+        alive.done(sku, rest.stream().map(StockEventStream.Entry::id).toList());
+        assertThat(alive.next(sku, 100)).isEmpty();
+
+        Thread.sleep(150);
+        assertThat(alive.claimAbandoned(sku, Duration.ofMillis(100), 100)).isEqualTo(3);
+        List<StockEventStream.Entry> claimed = alive.next(sku, 100);
+        assertThat(claimed).extracting(e -> StockEventForwarder.message(e).reservationId())
+                .containsExactly("order-0", "order-1", "order-2");
+        alive.done(sku, claimed.stream().map(StockEventStream.Entry::id).toList());
+
+        assertThat(length(sku)).isZero();
+        assertThat(scripts.redis.opsForStream().pending(StockKeys.events(sku), StockEventStream.GROUP).getTotalPendingMessages())
+                .isZero();
+        // the dead consumer, holding nothing now, is removed on the next pass
+        Thread.sleep(150);
+        alive.claimAbandoned(sku, Duration.ofMillis(100), 100);
+        assertThat(scripts.redis.opsForStream().consumers(StockKeys.events(sku), StockEventStream.GROUP))
+                .extracting(c -> c.consumerName()).containsExactly("alive");
+    }
+
+    @Test
+    void concurrentForwardersEachGetEveryEntryOnceBetweenThem() throws Exception {
+        String sku = scripts.skuWithAvailable(1_000);
+        String xid = RedisScripts.xid();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try {
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                pool.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        scripts.tryScript.run(xid, "t" + thread + "-" + i, i, "u", RedisScripts.lines(sku, 1));
+                    }
+                    return null;
+                });
+            }
+            for (int f = 0; f < 4; f++) {
+                StockEventStream forwarder = forwarder("f" + f);
+                pool.submit(() -> {
+                    long quiet = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                    while (System.nanoTime() < quiet) {
+                        List<StockEventStream.Entry> batch = forwarder.next(sku, 7);
+                        batch.forEach(e -> seen.add(StockEventForwarder.message(e).reservationId()));
+                        forwarder.done(sku, batch.stream().map(StockEventStream.Entry::id).toList());
+                    }
+                    return null;
+                });
+            }
+        } finally {
+            pool.shutdown();
+            assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        }
+
+        assertThat(seen).hasSize(400).doesNotHaveDuplicates();
+        assertThat(length(sku)).isZero();
+    }
+}
