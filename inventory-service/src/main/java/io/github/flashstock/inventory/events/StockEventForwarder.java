@@ -3,12 +3,19 @@ package io.github.flashstock.inventory.events;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.spring.core.RocketMQTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +23,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.connection.stream.RecordId;
-import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Moves stock events from the SKUs' Redis streams (where the phase scripts append them, in the same call as the
@@ -27,9 +33,9 @@ import org.springframework.stereotype.Component;
  * was sent but not yet deleted is sent again (consumers fold events idempotently).
  *
  * <p>One thread. It reads the SKUs the phases just wrote to ({@link StockEventsWritten}), and every
- * {@code inventory.events.sweep-interval} every SKU MySQL knows, which finds what another instance left behind:
- * entries never read, and entries another forwarder took and did not acknowledge within
- * {@code inventory.events.claim-after} (it died). Each SKU's entries go to the broker in batches of
+ * {@code inventory.events.sweep-interval} every SKU MySQL knows, a slice at a time between those, which finds what
+ * another instance left behind: entries never read, and entries another forwarder took and did not acknowledge
+ * within {@code inventory.events.claim-after} (it died). A SKU whose stream is empty costs the sweep one XLEN. Each SKU's entries go to the broker in batches of
  * {@code inventory.events.batch}, one request each. A failed send leaves its entries pending on this forwarder,
  * which sends them again after {@code inventory.events.retry-backoff}. Runs only when a name server is configured
  * ({@code rocketmq.name-server}); without one the streams keep at most 100,000 unsent events per SKU
@@ -46,6 +52,10 @@ class StockEventForwarder implements SmartLifecycle {
     private final MeterRegistry meters;
     private final StockCatalog catalog;
     private final StockEventStream stream;
+    /** SKUs of the sweep looked at between two passes over the SKUs the phases wrote to. */
+    private static final int SWEEP_SLICE = 100;
+
+    private final JsonMapper json;
     private final Set<String> written = ConcurrentHashMap.newKeySet();
     private final Semaphore wake = new Semaphore(0);
     private volatile Thread thread;
@@ -53,7 +63,8 @@ class StockEventForwarder implements SmartLifecycle {
     private long failures;
 
     StockEventForwarder(RocketMQTemplate rocketmq, StockEventSettings settings, MeterRegistry meters,
-                        StockCatalog catalog, StockEventStream stream) {
+                        StockCatalog catalog, StockEventStream stream, JsonMapper json) {
+        this.json = json;
         this.rocketmq = rocketmq;
         this.settings = settings;
         this.meters = meters;
@@ -69,21 +80,16 @@ class StockEventForwarder implements SmartLifecycle {
     }
 
     private void loop() {
-        long nextSweep = 0;
+        Iterator<String> sweep = Collections.emptyIterator();
+        long nextSweep = System.nanoTime();
         while (running) {
             try {
-                boolean sweep = System.nanoTime() - nextSweep >= 0;
-                if (sweep) {
+                if (!sweep.hasNext() && System.nanoTime() - nextSweep >= 0) {
+                    sweep = catalog.skuIds().iterator();
                     nextSweep = System.nanoTime() + settings.sweepInterval().toNanos();
-                    for (String sku : catalog.skuIds()) {
-                        stream.claimAbandoned(sku, settings.claimAfter(), settings.batch());
-                        written.add(sku);
-                    }
                 }
-                if (written.isEmpty()) {
-                    wake.tryAcquire(200, TimeUnit.MILLISECONDS);
-                    continue;
-                }
+                // the SKUs this instance's phases just wrote to come first, then a slice of the sweep: a sweep over
+                // many SKUs never holds up the events of a sale in progress
                 for (String sku : List.copyOf(written)) {
                     written.remove(sku);
                     if (!running) {
@@ -92,6 +98,20 @@ class StockEventForwarder implements SmartLifecycle {
                     if (forward(sku)) {
                         written.add(sku); // a full batch: there may be more
                     }
+                }
+                for (int i = 0; i < SWEEP_SLICE && sweep.hasNext() && running; i++) {
+                    String sku = sweep.next();
+                    if (stream.hasEntries(sku)) {
+                        int claimed = stream.claimAbandoned(sku, settings.claimAfter(), settings.batch());
+                        if (claimed > 0) {
+                            log.info("took over {} stock event(s) of SKU {} that another instance took and never"
+                                    + " sent", claimed, sku);
+                        }
+                        written.add(sku);
+                    }
+                }
+                if (written.isEmpty() && !sweep.hasNext()) {
+                    wake.tryAcquire(200, TimeUnit.MILLISECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -113,7 +133,8 @@ class StockEventForwarder implements SmartLifecycle {
     }
 
     /**
-     * Sends one batch of the SKU's entries and deletes them. A failure keeps the SKU to read again, and throws.
+     * Sends one batch of the SKU's entries to the broker, in one request, and deletes them. A failure keeps the SKU
+     * to read again, and throws.
      *
      * @return true when the batch was full
      */
@@ -124,18 +145,18 @@ class StockEventForwarder implements SmartLifecycle {
             if (entries.isEmpty()) {
                 return false;
             }
-            List<Message<StockEventMessage>> messages = new ArrayList<>(entries.size());
+            List<Message> messages = new ArrayList<>(entries.size());
             List<RecordId> trimmed = new ArrayList<>();
             for (StockEventStream.Entry entry : entries) {
                 StockEventMessage event = message(entry);
                 if (event == null) {
                     trimmed.add(entry.id());
                 } else {
-                    messages.add(MessageBuilder.withPayload(event).setHeader("KEYS", event.key()).build());
+                    messages.add(new Message(settings.topic(), "", event.key(), json.writeValueAsBytes(event)));
                 }
             }
             if (!messages.isEmpty()) {
-                rocketmq.syncSend(settings.topic(), messages, rocketmq.getProducer().getSendMsgTimeout());
+                send(messages);
             }
             stream.done(sku, entries.stream().map(StockEventStream.Entry::id).toList());
             meters.counter("inventory.events", "result", "sent").increment(messages.size());
@@ -148,6 +169,19 @@ class StockEventForwarder implements SmartLifecycle {
         } catch (RuntimeException e) {
             written.add(sku);
             throw e;
+        }
+    }
+
+    /** One request to the broker for the whole batch (the producer's own timeout and retries). */
+    private void send(List<Message> batch) {
+        DefaultMQProducer producer = rocketmq.getProducer();
+        try {
+            producer.send(batch, producer.getSendMsgTimeout());
+        } catch (MQClientException | RemotingException | MQBrokerException e) {
+            throw new IllegalStateException("the broker did not take " + batch.size() + " stock event(s): " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending stock events", e);
         }
     }
 

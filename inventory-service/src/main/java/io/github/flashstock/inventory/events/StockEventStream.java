@@ -106,6 +106,12 @@ class StockEventStream {
         }
     }
 
+    /** The SKU's stream holds entries (unsent, or sent and not yet deleted). */
+    boolean hasEntries(String skuId) {
+        Long size = streams.size(StockKeys.events(skuId));
+        return size != null && size > 0;
+    }
+
     /** Acknowledges the entries and deletes them: RocketMQ has them now. */
     void done(String skuId, List<RecordId> ids) {
         if (ids.isEmpty()) {
