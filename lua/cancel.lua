@@ -13,20 +13,21 @@
 --   2 NO_RECORD        no record: the Try never ran here (an empty rollback); a CANCELLED tombstone now refuses
 --                      a late Try
 --   3 ENDED_OTHERWISE  the reservation was confirmed; a Cancel cannot undo that; nothing changed
--- Events: APPLIED appends a CANCELLED event (phase, xid, reservation, branch, quantity, user, at) to the SKU's
--- stream in this same call (see try.lua).
+-- Events: APPLIED appends a CANCELLED event to the SKU's stream in this same call (see try.lua).
 -- (The same four names as confirm.lua's: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE = 0, 1, 2, 3
 
--- Unsent events a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+-- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
 
--- Appends one stock event to the SKU's stream.
-local function append_event(stock, ...)
-  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', ...)
+-- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
+-- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
+local function append_event(stock, phase, at, events)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
+    'events', cjson.encode(events))
 end
 
 -- One clock for every script: the Redis server's, in milliseconds.
@@ -94,6 +95,5 @@ end
 redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
 redis.call('SREM', stock .. ':open', fence)
-append_event(stock, 'phase', 'CANCELLED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', record.branch or '',
-  'quantity', quantity, 'user', record.user, 'at', millis)
+append_event(stock, 'CANCELLED', millis, {{ARGV[1], ARGV[2], record.branch or '', quantity, record.user or ''}})
 return {APPLIED, quantity}

@@ -23,8 +23,7 @@
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
 --                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
--- Events: APPLIED and RECOVERED append a CONFIRMED event (phase, xid, reservation, branch, quantity, user, at) to
--- the SKU's stream in this same call (see try.lua).
+-- Events: APPLIED and RECOVERED append a CONFIRMED event to the SKU's stream in this same call (see try.lua).
 -- (Codes 0-3 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
@@ -32,12 +31,14 @@
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD = 0, 1, 2, 3, 4, 5
 
--- Unsent events a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+-- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
 
--- Appends one stock event to the SKU's stream.
-local function append_event(stock, ...)
-  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', ...)
+-- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
+-- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
+local function append_event(stock, phase, at, events)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
+    'events', cjson.encode(events))
 end
 
 -- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
@@ -82,8 +83,7 @@ if not state then
     redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'recovered', 1, 'user', user,
       'ended_at', millis)
     redis.call('EXPIRE', fence, retention)
-    append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', '', 'quantity', units,
-      'user', user, 'at', millis)
+    append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
     return {RECOVERED, units}
   end
   if tonumber(sku.available) < units then
@@ -114,8 +114,7 @@ if not state then
   redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', table.concat(parts, ','),
     'recovered', 1, 'user', user, 'ended_at', millis)
   redis.call('EXPIRE', fence, retention)
-  append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', '', 'quantity', units,
-    'user', user, 'at', millis)
+  append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
   return {RECOVERED, units}
 end
 if state == 'CONFIRMED' then
@@ -139,6 +138,6 @@ local millis = now_millis()
 redis.call('HSET', fence, 'state', 'CONFIRMED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
 redis.call('SREM', stock .. ':open', fence)
-append_event(stock, 'phase', 'CONFIRMED', 'xid', ARGV[1], 'reservation', ARGV[2], 'branch', record.branch or '',
-  'quantity', quantity, 'user', record.user or '', 'at', millis)
+append_event(stock, 'CONFIRMED', millis,
+  {{ARGV[1], ARGV[2], record.branch or '', quantity, record.user or ''}})
 return {APPLIED, quantity}

@@ -38,9 +38,10 @@
 -- kept in Lua tables meanwhile), so an error while deciding leaves Redis as it was. The writes then go in the order
 -- that keeps a failure on the safe side: stock first (units reserved without a fence record are reported by the
 -- reconciler), fence records last (a fence record without its units would let Cancel free units never reserved).
--- Events: each reserved line appends a TRIED event to its SKU's stream in this same call (fields phase, xid,
--- reservation, branch, quantity, user, at), so the event is exactly as durable as the reservation. The service's
--- forwarder sends it to RocketMQ and deletes it then; a stream holding EVENTS_KEPT unsent events drops its oldest.
+-- Events: the reserved lines append their TRIED events to their SKUs' streams in this same call, one stream entry
+-- per SKU and call (fields phase, at, events: see append_event), so an event is exactly as durable as the
+-- reservation. The service's forwarder sends them to RocketMQ and deletes the entry then; a stream holding
+-- EVENTS_KEPT unsent entries drops its oldest.
 -- Segments: the search starts at a segment chosen from (xid, reservation id) and falls through to the others,
 -- splitting a line over several segments when no single one has enough; it reads segments only until the line
 -- is covered (a refusal has read them all, so its "available" is the whole SKU's).
@@ -49,12 +50,14 @@
 local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
   STALE_SKU = 0, 1, 2, 3, 4, 5, 6
 
--- Unsent events a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+-- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
 
--- Appends one stock event to the SKU's stream.
-local function append_event(stock, ...)
-  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', ...)
+-- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
+-- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
+local function append_event(stock, phase, at, events)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
+    'events', cjson.encode(events))
 end
 
 -- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
@@ -262,8 +265,18 @@ for _, stock in ipairs(sku_order) do
     end
   end
 end
+local events = {} -- stock key -> the TRIED events of this call on it
 for _, r in ipairs(records) do
-  append_event(r.stock, 'phase', 'TRIED', 'xid', r.xid, 'reservation', r.reservation, 'branch', r.branch,
-    'quantity', r.quantity, 'user', r.user, 'at', tried_at)
+  local list = events[r.stock]
+  if not list then
+    list = {}
+    events[r.stock] = list
+  end
+  list[#list + 1] = {r.xid, r.reservation, r.branch, r.quantity, r.user}
+end
+for _, stock in ipairs(sku_order) do
+  if events[stock] then
+    append_event(stock, 'TRIED', tried_at, events[stock])
+  end
 end
 return reply

@@ -24,6 +24,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.connection.stream.RecordId;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -35,11 +36,12 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>One thread. It reads the SKUs the phases just wrote to ({@link StockEventsWritten}), and every
  * {@code inventory.events.sweep-interval} every SKU MySQL knows, a slice at a time between those, which finds what
  * another instance left behind: entries never read, and entries another forwarder took and did not acknowledge
- * within {@code inventory.events.claim-after} (it died). A SKU whose stream is empty costs the sweep one XLEN. Each SKU's entries go to the broker in batches of
- * {@code inventory.events.batch}, one request each. A failed send leaves its entries pending on this forwarder,
- * which sends them again after {@code inventory.events.retry-backoff}. Runs only when a name server is configured
- * ({@code rocketmq.name-server}); without one the streams keep at most 100,000 unsent events per SKU
- * ({@code EVENTS_KEPT} in the scripts).
+ * within {@code inventory.events.claim-after} (it died). A SKU whose stream is empty costs the sweep one XLEN.
+ * An entry holds the events of one script call on one SKU; a SKU's entries go to the broker
+ * {@code inventory.events.batch} at a time, in one request. A failed send leaves its entries pending on this
+ * forwarder, which sends them again after {@code inventory.events.retry-backoff}. Runs only when a name server is
+ * configured ({@code rocketmq.name-server}); without one the streams keep at most about 100,000 unsent entries per
+ * SKU ({@code EVENTS_KEPT} in the scripts).
  */
 @Component
 @ConditionalOnProperty("rocketmq.name-server")
@@ -52,6 +54,9 @@ class StockEventForwarder implements SmartLifecycle {
     private final MeterRegistry meters;
     private final StockCatalog catalog;
     private final StockEventStream stream;
+    /** Reads the JSON the scripts write (cjson): plain arrays of strings and numbers. */
+    private static final JsonMapper ENTRY_JSON = JsonMapper.builder().build();
+
     /** SKUs of the sweep looked at between two passes over the SKUs the phases wrote to. */
     private static final int SWEEP_SLICE = 100;
 
@@ -148,10 +153,11 @@ class StockEventForwarder implements SmartLifecycle {
             List<Message> messages = new ArrayList<>(entries.size());
             List<RecordId> trimmed = new ArrayList<>();
             for (StockEventStream.Entry entry : entries) {
-                StockEventMessage event = message(entry);
-                if (event == null) {
+                List<StockEventMessage> events = events(entry);
+                if (events.isEmpty()) {
                     trimmed.add(entry.id());
-                } else {
+                }
+                for (StockEventMessage event : events) {
                     messages.add(new Message(settings.topic(), "", event.key(), json.writeValueAsBytes(event)));
                 }
             }
@@ -162,7 +168,7 @@ class StockEventForwarder implements SmartLifecycle {
             meters.counter("inventory.events", "result", "sent").increment(messages.size());
             if (!trimmed.isEmpty()) {
                 meters.counter("inventory.events", "result", "dropped").increment(trimmed.size());
-                log.warn("{} stock event(s) of SKU {} were dropped from its stream unsent (more than it keeps)",
+                log.warn("{} entries of stock events of SKU {} were dropped from its stream unsent (more than it keeps)",
                         trimmed.size(), sku);
             }
             return entries.size() == settings.batch();
@@ -185,18 +191,26 @@ class StockEventForwarder implements SmartLifecycle {
         }
     }
 
-    /** The message of a stream entry; null for an entry the stream already dropped (its fields are gone). */
-    static StockEventMessage message(StockEventStream.Entry entry) {
+    /**
+     * The events of a stream entry (one script call's events on one SKU); empty for an entry the stream already
+     * dropped (its fields are gone).
+     */
+    static List<StockEventMessage> events(StockEventStream.Entry entry) {
         Map<Object, Object> f = entry.fields();
-        if (f == null || f.isEmpty()) {
-            return null;
+        if (f == null || f.get("events") == null) {
+            return List.of();
         }
-        String branch = String.valueOf(f.getOrDefault("branch", ""));
-        String user = (String) f.get("user");
-        return new StockEventMessage(String.valueOf(f.get("phase")), String.valueOf(f.get("xid")),
-                String.valueOf(f.get("reservation")), branch.isEmpty() ? 0 : Long.parseLong(branch), entry.skuId(),
-                Long.parseLong(String.valueOf(f.get("quantity"))), user == null || user.isEmpty() ? null : user,
-                "REDIS", Long.parseLong(String.valueOf(f.get("at"))));
+        String phase = String.valueOf(f.get("phase"));
+        long at = Long.parseLong(String.valueOf(f.get("at")));
+        List<StockEventMessage> events = new ArrayList<>();
+        for (JsonNode e : ENTRY_JSON.readTree(String.valueOf(f.get("events")))) {
+            String branch = e.path(2).asString("");
+            String user = e.path(4).asString("");
+            events.add(new StockEventMessage(phase, e.path(0).asString(), e.path(1).asString(),
+                    branch.isEmpty() ? 0 : Long.parseLong(branch), entry.skuId(), e.path(3).asLong(),
+                    user.isEmpty() ? null : user, "REDIS", at));
+        }
+        return events;
     }
 
     @Override

@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Settings under {@code inventory.events}.
  *
  * @param topic           RocketMQ topic of stock events
- * @param batch           events of one SKU sent to the broker in one request (and read from its stream at once)
+ * @param batch           entries of one SKU's stream read at once and sent to the broker in one request (an entry
+ *                        holds one script call's events on the SKU: up to the Try coalescing's max-batch)
  * @param retryBackoff    pause after a failed send (or an unreachable Redis) before the forwarder tries again
  * @param sweepInterval   how often the forwarder reads every SKU's stream, not only the ones this instance wrote
  *                        to: it finds what another instance left
@@ -19,8 +20,8 @@ public record StockEventSettings(String topic, int batch, Duration retryBackoff,
                                  Duration claimAfter, int maxRedeliveries) {
 
     public StockEventSettings {
-        if (batch < 1 || batch > 1000) {
-            throw new IllegalArgumentException("inventory.events.batch must be from 1 to 1000, was " + batch);
+        if (batch < 1 || batch > 256) {
+            throw new IllegalArgumentException("inventory.events.batch must be from 1 to 256, was " + batch);
         }
     }
 }

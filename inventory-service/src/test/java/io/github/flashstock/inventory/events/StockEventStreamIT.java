@@ -46,14 +46,34 @@ class StockEventStreamIT extends ScriptITSupport {
 
         List<StockEventStream.Entry> entries = forwarder("a").next(sku, 100);
 
-        assertThat(entries).extracting(StockEventForwarder::message).extracting(e -> e.phase() + " "
-                + e.reservationId() + " " + e.branchId() + " " + e.quantity() + " " + e.userId() + " " + e.skuId())
+        List<StockEventMessage> events = entries.stream().flatMap(e -> StockEventForwarder.events(e).stream()).toList();
+        assertThat(events).extracting(e -> e.phase() + " " + e.reservationId() + " " + e.branchId() + " "
+                        + e.quantity() + " " + e.userId() + " " + e.skuId())
                 .containsExactly("TRIED order-1 7 3 alice " + sku, "TRIED order-2 8 2 bob " + sku,
                         "CONFIRMED order-1 7 3 alice " + sku, "CANCELLED order-2 8 2 bob " + sku);
-        assertThat(entries).extracting(StockEventForwarder::message).allSatisfy(e -> {
+        assertThat(events).allSatisfy(e -> {
             assertThat(e.xid()).isEqualTo(xid);
             assertThat(e.at()).isPositive();
         });
+    }
+
+    @Test
+    void aCoalescedCallWritesOneEntryPerSkuHoldingEveryReservationsEvent() {
+        String hot = scripts.skuWithAvailable(10);
+        String other = scripts.skuWithAvailable(10);
+        String xid = RedisScripts.xid();
+        scripts.tryScript.run(List.of(
+                new io.github.flashstock.inventory.reservation.TryRequest(xid, "o-1", 1, "u1",
+                        RedisScripts.lines(hot, 1, other, 2)),
+                new io.github.flashstock.inventory.reservation.TryRequest(xid, "o-2", 2, "u2",
+                        RedisScripts.lines(hot, 20)),
+                new io.github.flashstock.inventory.reservation.TryRequest(xid, "o-3", 3, "u3",
+                        RedisScripts.lines(hot, 4))));
+
+        assertThat(length(hot)).isEqualTo(1);
+        assertThat(length(other)).isEqualTo(1);
+        assertThat(StockEventForwarder.events(forwarder("a").next(hot, 10).get(0)))
+                .extracting(e -> e.reservationId() + " " + e.quantity()).containsExactly("o-1 1", "o-3 4");
     }
 
     @Test
@@ -75,7 +95,7 @@ class StockEventStreamIT extends ScriptITSupport {
         Thread.sleep(150);
         assertThat(alive.claimAbandoned(sku, Duration.ofMillis(100), 100)).isEqualTo(3);
         List<StockEventStream.Entry> claimed = alive.next(sku, 100);
-        assertThat(claimed).extracting(e -> StockEventForwarder.message(e).reservationId())
+        assertThat(claimed).extracting(e -> StockEventForwarder.events(e).get(0).reservationId())
                 .containsExactly("order-0", "order-1", "order-2");
         alive.done(sku, claimed.stream().map(StockEventStream.Entry::id).toList());
 
@@ -87,6 +107,22 @@ class StockEventStreamIT extends ScriptITSupport {
         alive.claimAbandoned(sku, Duration.ofMillis(100), 100);
         assertThat(scripts.redis.opsForStream().consumers(StockKeys.events(sku), StockEventStream.GROUP))
                 .extracting(c -> c.consumerName()).containsExactly("alive");
+    }
+
+    @Test
+    void anEntryTheStreamDroppedWhileItWasPendingIsReadAsEmptyAndCanBeAcknowledged() {
+        String sku = scripts.skuWithAvailable(10);
+        scripts.tryScript.run(RedisScripts.xid(), "order-1", 1, "alice", RedisScripts.lines(sku, 1));
+        StockEventStream forwarder = forwarder("a");
+        List<StockEventStream.Entry> taken = forwarder.next(sku, 10);
+        // what XADD MAXLEN does to the oldest entries when a stream holds too many unsent ones
+        scripts.redis.opsForStream().delete(StockKeys.events(sku), taken.get(0).id());
+
+        List<StockEventStream.Entry> again = forwarder.next(sku, 10);
+
+        assertThat(again).singleElement().satisfies(e -> assertThat(StockEventForwarder.events(e)).isEmpty());
+        forwarder.done(sku, List.of(again.get(0).id()));
+        assertThat(forwarder.next(sku, 10)).isEmpty();
     }
 
     @Test
@@ -111,7 +147,7 @@ class StockEventStreamIT extends ScriptITSupport {
                     long quiet = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
                     while (System.nanoTime() < quiet) {
                         List<StockEventStream.Entry> batch = forwarder.next(sku, 7);
-                        batch.forEach(e -> seen.add(StockEventForwarder.message(e).reservationId()));
+                        batch.forEach(e -> StockEventForwarder.events(e).forEach(m -> seen.add(m.reservationId())));
                         forwarder.done(sku, batch.stream().map(StockEventStream.Entry::id).toList());
                     }
                     return null;
