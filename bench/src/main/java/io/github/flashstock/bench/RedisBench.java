@@ -54,6 +54,8 @@ final class RedisBench implements AutoCloseable {
     final TryCoalescer coalescer;
     private final InitScript init;
     private final byte[] source;
+    /** try.lua with its stock-event append cut out: what the script cost before events were written in it. */
+    private final byte[] sourceWithoutEvents;
 
     RedisBench(Endpoints endpoints) throws IOException {
         this.endpoints = endpoints;
@@ -68,6 +70,18 @@ final class RedisBench implements AutoCloseable {
         coalescer = new TryCoalescer(tryScript, COALESCING, new SimpleMeterRegistry());
         init = new InitScript(redis);
         source = new ClassPathResource("lua/try.lua").getContentAsByteArray();
+        sourceWithoutEvents = withoutEvents(new String(source, java.nio.charset.StandardCharsets.UTF_8))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The script without its last block, the one that appends the call's TRIED events to the SKUs' streams. */
+    static String withoutEvents(String tryLua) {
+        int from = tryLua.indexOf("local events = {} -- stock key -> the TRIED events of this call on it");
+        int to = tryLua.lastIndexOf("return reply");
+        if (from < 0 || to < from) {
+            throw new IllegalStateException("try.lua's event block is not where the benchmark expects it");
+        }
+        return tryLua.substring(0, from) + tryLua.substring(to);
     }
 
     /**
@@ -75,9 +89,15 @@ final class RedisBench implements AutoCloseable {
      * {@code segments}, loads the script; returns its SHA.
      */
     String fresh(int segments) {
+        return fresh(segments, true);
+    }
+
+    /** As {@link #fresh(int)}; {@code events} false loads try.lua without its event append instead. */
+    String fresh(int segments, boolean events) {
         flush();
         init.run(SKU, 1_000_000_000L, 0, 0, segments);
-        String sha = redis.execute((RedisCallback<String>) c -> c.scriptingCommands().scriptLoad(source));
+        byte[] script = events ? source : sourceWithoutEvents;
+        String sha = redis.execute((RedisCallback<String>) c -> c.scriptingCommands().scriptLoad(script));
         redis.execute((RedisCallback<Object>) c -> {
             c.serverCommands().resetConfigStats();
             return null;

@@ -23,7 +23,8 @@ import java.util.Set;
  *       the same without coalescing (every Try its own script call on its caller's thread);</li>
  *   <li>{@code redis-benchmark} sending EVALSHA of the same {@code try.lua}, 50 clients, random reservation ids, one
  *       reservation per call; and again with max-batch reservations per call, the shape of the coalesced calls, as
- *       the ceiling of what Redis does with such calls;</li>
+ *       the ceiling of what Redis does with such calls; and both again with the script's stock-event append cut out
+ *       (the {@code XADD} of the call's TRIED events), which prices writing the events in the script;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients.</li>
  * </ol>
  * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)
@@ -63,6 +64,8 @@ public final class TryBenchmark {
         List<Double> noFsync = new ArrayList<>();
         List<Double> referenceBatched = new ArrayList<>();
         List<Double> reference = new ArrayList<>();
+        List<Double> noEvents = new ArrayList<>();
+        List<Double> noEventsBatched = new ArrayList<>();
         List<Double> mysql = new ArrayList<>();
         System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores); "
                         + "coalescing max-batch %d, in-flight %d%n", CLIENTS, requests, System.getProperty("os.name"),
@@ -77,6 +80,10 @@ public final class TryBenchmark {
             for (int round = 1; round <= rounds; round++) {
                 double r = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests).perSecond();
                 double rb = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests, PER_CALL).perSecond();
+                double re = bench.redisBenchmark(bench.fresh(1, false), CLIENTS, requests).perSecond();
+                double rbe = bench.redisBenchmark(bench.fresh(1, false), CLIENTS, requests, PER_CALL).perSecond();
+                noEvents.add(re);
+                noEventsBatched.add(rbe);
                 bench.fresh(1);
                 double j = bench.javaPath(CLIENTS, requests, true).perSecond();
                 bench.fresh(1);
@@ -91,8 +98,9 @@ public final class TryBenchmark {
                 noFsync.add(n);
                 mysql.add(m);
                 System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s) | "
-                        + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n",
-                        round, j, a, n, r, PER_CALL, rb, m);
+                        + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s; without the event append %,.0f/s"
+                        + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n",
+                        round, j, a, n, r, PER_CALL, rb, re, rbe, m);
             }
         }
         double mj = RedisBench.median(java);
@@ -101,6 +109,8 @@ public final class TryBenchmark {
         double ma = RedisBench.median(alone);
         double mrb = RedisBench.median(referenceBatched);
         double mn = RedisBench.median(noFsync);
+        double me = RedisBench.median(noEvents);
+        double mbe = RedisBench.median(noEventsBatched);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
@@ -111,11 +121,15 @@ public final class TryBenchmark {
         System.out.printf("| redis-benchmark EVALSHA try.lua | %,.0f |%n", mr);
         System.out.printf("| redis-benchmark EVALSHA try.lua, %d reservations per call (Redis's ceiling for such calls) "
                 + "| %,.0f |%n", PER_CALL, mrb);
+        System.out.printf("| redis-benchmark EVALSHA try.lua without its stock-event append | %,.0f |%n", me);
+        System.out.printf("| the same, %d reservations per call | %,.0f |%n", PER_CALL, mbe);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
         System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)   "
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
         System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
                 mj / mn);
+        System.out.printf("stock events in the script: with / without = %.2f (one reservation per call), %.2f (%d per"
+                + " call, the coalesced shape)%n", mr / me, mrb / mbe, PER_CALL);
     }
 
     /** Units reserved by the run divided by its wall time: the rate of successful conditional updates. */

@@ -49,17 +49,18 @@ class StockEventForwarder implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(StockEventForwarder.class);
 
-    private final RocketMQTemplate rocketmq;
-    private final StockEventSettings settings;
-    private final MeterRegistry meters;
-    private final StockCatalog catalog;
-    private final StockEventStream stream;
     /** Reads the JSON the scripts write (cjson): plain arrays of strings and numbers. */
     private static final JsonMapper ENTRY_JSON = JsonMapper.builder().build();
 
     /** SKUs of the sweep looked at between two passes over the SKUs the phases wrote to. */
     private static final int SWEEP_SLICE = 100;
 
+    private final RocketMQTemplate rocketmq;
+    private final StockEventSettings settings;
+    private final MeterRegistry meters;
+    private final StockCatalog catalog;
+    private final StockEventStream stream;
+    /** Spring's, as for every other JSON the service writes: the bodies' format is the ledger consumer's. */
     private final JsonMapper json;
     private final Set<String> written = ConcurrentHashMap.newKeySet();
     private final Semaphore wake = new Semaphore(0);
@@ -109,8 +110,8 @@ class StockEventForwarder implements SmartLifecycle {
                     if (stream.hasEntries(sku)) {
                         int claimed = stream.claimAbandoned(sku, settings.claimAfter(), settings.batch());
                         if (claimed > 0) {
-                            log.info("took over {} stock event(s) of SKU {} that another instance took and never"
-                                    + " sent", claimed, sku);
+                            log.info("took over {} stream entries of stock events of SKU {} that another instance"
+                                    + " took and never sent", claimed, sku);
                         }
                         written.add(sku);
                     }
