@@ -50,12 +50,34 @@ final class RedisClusterServer extends Server {
         }
     }
 
+    /**
+     * Nodes that died (a drill killed them) start again from their own directory: each rejoins the cluster it
+     * knows from its {@code nodes-<port>.conf}, a master that was replaced comes back as a replica of its successor,
+     * and the live nodes are left alone.
+     */
+    @Override
+    boolean launchMissing() {
+        for (int port : config.clusterPorts()) {
+            if (Processes.livePid(pidFile("node-" + port), marker()).isPresent()) {
+                continue;
+            }
+            if (!Processes.isFree(port) || !Processes.isFree(port + 10000)) {
+                throw new IllegalStateException("Redis Cluster node ports " + port + "/" + (port + 10000)
+                        + " are held by another process");
+            }
+            Path nodeDir = dir().resolve(Integer.toString(port));
+            Processes.launch(List.of("redis-server", nodeDir.resolve("redis.conf").toString()), nodeDir,
+                    log("node-" + port), pidFile("node-" + port), Map.of());
+        }
+        return true;
+    }
+
     @Override
     void awaitReady() {
         for (int port : config.clusterPorts()) {
             Processes.await("Redis Cluster node PING on port " + port, config.startTimeout(), () -> Resp.ping(port));
         }
-        if (!healthy()) {
+        if (!knowsACluster(config.clusterPorts().get(0))) {
             List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             config.clusterPorts().forEach(p -> cmd.add("127.0.0.1:" + p));
             cmd.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
@@ -97,6 +119,16 @@ final class RedisClusterServer extends Server {
             }
         }
         return true;
+    }
+
+    /** The node has met others: a cluster exists (a fresh node knows only itself). */
+    private static boolean knowsACluster(int port) {
+        try {
+            Object info = Resp.call(port, "CLUSTER", "INFO");
+            return info instanceof String s && !s.contains("cluster_known_nodes:1\r");
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
     }
 
     private static void wipe(Path dir) {

@@ -52,6 +52,20 @@ public final class SharedStack {
         }
     }
 
+    /**
+     * Ends some of a server's processes with SIGKILL, as a crash would ({@code node-16381} names one Redis Cluster
+     * node); {@link #restart} starts them again. For crash tests. @return the PIDs killed
+     */
+    public static synchronized java.util.List<Long> kill(Component component, String... processes) {
+        ensure(java.util.EnumSet.of(component));
+        return stack.kill(component, processes);
+    }
+
+    /** Starts whatever of the server is not running (after {@link #kill}) and waits until it is healthy. */
+    public static synchronized void restart(Component component) {
+        stack.up(java.util.EnumSet.of(component));
+    }
+
     /** Endpoints of the stack, which must have been ensured (by {@link DevStackTest}) in this JVM. */
     public static synchronized Endpoints endpoints() {
         if (stack == null) {

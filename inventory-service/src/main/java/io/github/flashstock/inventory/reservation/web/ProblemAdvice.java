@@ -93,6 +93,19 @@ class ProblemAdvice extends BadInputAdvice {
                                 + " coordinator; nothing was reserved; try again"));
     }
 
+    /**
+     * Redis or MySQL did not answer in time, or could not be reached (a node failing over, a connection being
+     * re-established): worth a retry, never a 500. Whether the request took effect is not known; every write of
+     * this API is idempotent (reservation ids, Idempotency-Key, create-if-absent), so repeating it is safe.
+     */
+    @ExceptionHandler({org.springframework.dao.TransientDataAccessException.class,
+            org.springframework.dao.DataAccessResourceFailureException.class})
+    ResponseEntity<ProblemDetail> storeUnavailable(org.springframework.dao.DataAccessException e) {
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Stock store unavailable",
+                        "Redis or MySQL did not answer in time; the request may or may not have taken effect, and"
+                                + " repeating it is safe"));
+    }
 
     private static ProblemDetail with(ProblemDetail p, Map<String, Object> facts) {
         facts.forEach(p::setProperty);
