@@ -91,6 +91,11 @@ public class StockRecovery implements DisposableBean {
         }
     }
 
+    /** Nothing is waiting to be rebuilt and no round is running. */
+    public boolean idle() {
+        return pending.isEmpty() && !running.get();
+    }
+
     private void start(Duration after) {
         if (running.compareAndSet(false, true)) {
             worker.schedule(this::round, after.toMillis(), TimeUnit.MILLISECONDS);
