@@ -8,6 +8,7 @@ import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.redis.InitScript;
+import io.github.flashstock.inventory.stock.redis.ReplicaWait;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -154,6 +155,28 @@ final class RedisBench implements AutoCloseable {
      * {@link TryScript} on the caller's thread.
      */
     Result javaPath(int clients, int requests, boolean coalesced) throws Exception {
+        return javaPath(clients, requests, coalesced ? coalescer : null);
+    }
+
+    /**
+     * The coalesced Java path under {@code inventory.durability: replica}: every call of try.lua answered only once
+     * {@code replicas} replicas have its writes ({@link ReplicaWait}, as the service runs it). The caller attaches
+     * the replicas.
+     */
+    Result javaPathWaitingForReplicas(int clients, int requests, int replicas) throws Exception {
+        try (ReplicaWait wait = new ReplicaWait(factory.getRequiredNativeClient(), replicas, Duration.ofSeconds(1),
+                16)) {
+            TryCoalescer waiting = new TryCoalescer(new TryScript(redis, wait), COALESCING, new SimpleMeterRegistry());
+            try {
+                return javaPath(clients, requests, waiting);
+            } finally {
+                waiting.destroy();
+            }
+        }
+    }
+
+    /** {@code through} null: each Try alone through {@link #tryScript} on the caller's thread. */
+    private Result javaPath(int clients, int requests, TryCoalescer through) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         AtomicLong next = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
@@ -166,7 +189,8 @@ final class RedisBench implements AutoCloseable {
                 for (long i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                     long t = System.nanoTime();
                     TryRequest request = new TryRequest("bench-xid-" + i, "r-" + i, i, "u-" + (i % 100_000), line);
-                    TryOutcome o = coalesced ? coalescer.reserve(request) : tryScript.run(List.of(request)).get(0);
+                    TryOutcome o = through != null ? through.reserve(request)
+                            : tryScript.run(List.of(request)).get(0);
                     nanos[(int) i] = System.nanoTime() - t;
                     if (!(o instanceof TryOutcome.Reserved)) {
                         throw new IllegalStateException("unexpected " + o);

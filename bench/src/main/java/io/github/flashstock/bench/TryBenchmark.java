@@ -29,7 +29,9 @@ import java.util.Set;
  * </ol>
  * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)
  * requires; one more row runs the coalesced Java path with the server set to {@code everysec} for that run (what
- * {@code durability: none} permits), and puts {@code always} back.
+ * {@code durability: none} permits), and puts {@code always} back; and one more the same way with a replica of the
+ * devstack's Redis attached for the run ({@link BenchReplica}) and the calls waiting for it
+ * ({@code durability: replica}).
  * Prints each round and the medians with the two ratios. Runs on the devstack (Redis database 15, flushed
  * before each round; inventory database, row {@code bench-hot}). Arguments: {@code [rounds] [requests]}.
  */
@@ -62,6 +64,7 @@ public final class TryBenchmark {
         List<Double> java = new ArrayList<>();
         List<Double> alone = new ArrayList<>();
         List<Double> noFsync = new ArrayList<>();
+        List<Double> replica = new ArrayList<>();
         List<Double> referenceBatched = new ArrayList<>();
         List<Double> reference = new ArrayList<>();
         List<Double> noEvents = new ArrayList<>();
@@ -90,17 +93,25 @@ public final class TryBenchmark {
                 double a = bench.javaPath(CLIENTS, requests, false).perSecond();
                 bench.fresh(1);
                 double n = bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, true)).perSecond();
+                bench.fresh(1);
+                double w;
+                try (BenchReplica attached = BenchReplica.start(e)) {
+                    w = bench.withAppendFsync("everysec", () -> bench.javaPathWaitingForReplicas(CLIENTS, requests, 1))
+                            .perSecond();
+                }
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
                 reference.add(r);
                 referenceBatched.add(rb);
                 java.add(j);
                 alone.add(a);
                 noFsync.add(n);
+                replica.add(w);
                 mysql.add(m);
-                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s) | "
+                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s;"
+                        + " durability replica %,.0f/s) | "
                         + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s; without the event append %,.0f/s"
                         + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n",
-                        round, j, a, n, r, PER_CALL, rb, re, rbe, m);
+                        round, j, a, n, w, r, PER_CALL, rb, re, rbe, m);
             }
         }
         double mj = RedisBench.median(java);
@@ -109,6 +120,7 @@ public final class TryBenchmark {
         double ma = RedisBench.median(alone);
         double mrb = RedisBench.median(referenceBatched);
         double mn = RedisBench.median(noFsync);
+        double mw = RedisBench.median(replica);
         double me = RedisBench.median(noEvents);
         double mbe = RedisBench.median(noEventsBatched);
         System.out.println();
@@ -118,6 +130,8 @@ public final class TryBenchmark {
         System.out.printf("| the same without coalescing (TryScript alone, one Try per call) | %,.0f |%n", ma);
         System.out.printf("| the Java path with inventory.durability none (appendfsync everysec instead of always) "
                 + "| %,.0f |%n", mn);
+        System.out.printf("| the Java path with inventory.durability replica (appendfsync everysec, one replica attached,"
+                + " WAIT 1 after every call) | %,.0f |%n", mw);
         System.out.printf("| redis-benchmark EVALSHA try.lua | %,.0f |%n", mr);
         System.out.printf("| redis-benchmark EVALSHA try.lua, %d reservations per call (Redis's ceiling for such calls) "
                 + "| %,.0f |%n", PER_CALL, mrb);
@@ -128,6 +142,8 @@ public final class TryBenchmark {
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
         System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
                 mj / mn);
+        System.out.printf("durability replica / none = %.2f, replica / fsync = %.2f (what a replica's acknowledgement"
+                + " before the answer costs)%n", mw / mn, mw / mj);
         System.out.printf("stock events in the script: with / without = %.2f (one reservation per call), %.2f (%d per"
                 + " call, the coalesced shape)%n", mr / me, mrb / mbe, PER_CALL);
     }

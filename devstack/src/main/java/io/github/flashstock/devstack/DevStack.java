@@ -221,11 +221,7 @@ public final class DevStack {
      */
     public List<Long> kill(Component component, String... processes) {
         return withLock(() -> {
-            Server server = servers.get(component);
-            List<Long> pids = processes.length == 0 ? server.livePids()
-                    : java.util.Arrays.stream(processes)
-                    .map(name -> Processes.livePid(server.pidFile(name), server.marker()))
-                    .flatMap(Optional::stream).toList();
+            List<Long> pids = pids(servers.get(component), processes);
             pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
             for (long pid : pids) {
                 ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
@@ -259,25 +255,36 @@ public final class DevStack {
         }
     }
 
-    /** Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. {@link #resume} thaws them. */
-    public List<Long> pause(Component component) {
-        return signal(component, "STOP");
+    /**
+     * Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. With process names
+     * ({@code node-16381}), only those. {@link #resume} thaws them.
+     */
+    public List<Long> pause(Component component, String... processes) {
+        return signal(component, "STOP", processes);
     }
 
     /** Thaws what {@link #pause} froze (SIGCONT). */
-    public List<Long> resume(Component component) {
-        return signal(component, "CONT");
+    public List<Long> resume(Component component, String... processes) {
+        return signal(component, "CONT", processes);
     }
 
-    private List<Long> signal(Component component, String signal) {
+    private List<Long> signal(Component component, String signal, String... processes) {
         return withLock(() -> {
-            List<Long> pids = servers.get(component).livePids();
+            List<Long> pids = pids(servers.get(component), processes);
             for (long pid : pids) {
                 Processes.run(List.of("kill", "-" + signal, Long.toString(pid)), config.home(),
                         config.home().resolve("signals.log"), Optional.empty(), Duration.ofSeconds(10));
             }
             return pids;
         });
+    }
+
+    /** The server's live processes, or those of them named. */
+    private static List<Long> pids(Server server, String... processes) {
+        return processes.length == 0 ? server.livePids()
+                : java.util.Arrays.stream(processes)
+                .map(name -> Processes.livePid(server.pidFile(name), server.marker()))
+                .flatMap(Optional::stream).toList();
     }
 
     /** The status of every server, running or not. */

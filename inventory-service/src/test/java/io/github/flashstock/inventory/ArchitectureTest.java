@@ -74,5 +74,7 @@ class ArchitectureTest {
             .and().doNotHaveSimpleName("RebuildLock")
             // the SKUs' event streams the forwarder reads, acknowledges and trims (the scripts write them)
             .and().doNotHaveSimpleName("StockEventStream")
+            // runs TryScript's script and the WAIT behind it under inventory.durability: replica
+            .and().doNotHaveSimpleName("ReplicaWait")
             .should().dependOnClassesThat().resideInAPackage("org.springframework.data.redis.core..");
 }

@@ -61,6 +61,17 @@ public final class SharedStack {
         return stack.kill(component, processes);
     }
 
+    /** Freezes some of a server's processes (SIGSTOP) until {@link #resume}: a server that hangs. @return the PIDs */
+    public static synchronized java.util.List<Long> pause(Component component, String... processes) {
+        ensure(java.util.EnumSet.of(component));
+        return stack.pause(component, processes);
+    }
+
+    /** Thaws what {@link #pause} froze. */
+    public static synchronized java.util.List<Long> resume(Component component, String... processes) {
+        return stack.resume(component, processes);
+    }
+
     /** Starts whatever of the server is not running (after {@link #kill}) and waits until it is healthy. */
     public static synchronized void restart(Component component) {
         stack.up(java.util.EnumSet.of(component));

@@ -1,12 +1,15 @@
 package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.RedisDurability;
+import io.github.flashstock.inventory.stock.redis.ReplicaWait;
 import io.github.flashstock.inventory.stock.redis.Scripts;
 import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
@@ -22,9 +25,23 @@ public class TryScript {
     private static final RedisScript<List<Long>> SCRIPT = Scripts.load("try.lua");
 
     private final StringRedisTemplate redis;
+    /** Under {@code inventory.durability: replica}: runs each call and waits for its writes to reach replicas. */
+    private final ReplicaWait replicaWait;
 
+    /** Calls answered as soon as the server answers ({@code inventory.durability} fsync or none). */
     public TryScript(StringRedisTemplate redis) {
+        this(redis, (ReplicaWait) null);
+    }
+
+    @Autowired
+    public TryScript(StringRedisTemplate redis, RedisDurability durability) {
+        this(redis, durability.replicaWait().orElse(null));
+    }
+
+    /** @param replicaWait when not null, every call goes through it */
+    public TryScript(StringRedisTemplate redis, ReplicaWait replicaWait) {
         this.redis = redis;
+        this.replicaWait = replicaWait;
     }
 
     /**
@@ -62,7 +79,8 @@ public class TryScript {
                 args.add(Integer.toString(line.quantity()));
             }
         }
-        List<Long> reply = redis.execute(SCRIPT, keys, args.toArray());
+        List<Long> reply = replicaWait == null ? redis.execute(SCRIPT, keys, args.toArray())
+                : longs(replicaWait.run(SCRIPT, keys, args));
         if (reply == null || reply.size() != 4 * requests.size()) {
             throw Scripts.unknownCode("try.lua (" + requests.size() + " reservations)", reply);
         }
@@ -71,5 +89,11 @@ public class TryScript {
             outcomes.add(TryOutcome.decode(reply.subList(4 * i, 4 * i + 4), requests.get(i).lines()));
         }
         return outcomes;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<Long> longs(List<Object> reply) {
+        // try.lua answers integers only, which Lettuce decodes to Longs
+        return (List) reply;
     }
 }

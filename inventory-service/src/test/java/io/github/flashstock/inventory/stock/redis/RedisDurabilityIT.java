@@ -107,6 +107,71 @@ class RedisDurabilityIT {
     @Test
     void anUnknownLevelStopsTheStart() {
         assertThatThrownBy(() -> new RedisDurability(null, "replica-maybe"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("fsync or none");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("fsync, replica or none");
+    }
+
+    @Test
+    void replicaIsRefusedOnAServerWithoutReplicas() throws Exception {
+        LettuceConnectionFactory alone = redis("--appendonly", "no");
+
+        assertThatThrownBy(() -> new RedisDurability(alone, "replica").afterPropertiesSet())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("0 replica(s) connected");
+    }
+
+    /**
+     * Under {@code replica} a Try is answered only once the replica has its writes: read from the replica right
+     * after the answer, they are there. With the replica frozen (SIGSTOP), the Try fails after the wait, although
+     * its writes are on the primary (the Cancel of its rolled-back transaction releases them); thawed, Tries pass
+     * again.
+     */
+    @Test
+    void aTryUnderReplicaIsOnTheReplicaWhenAnsweredAndFailsWhenTheReplicaCannotHaveIt() throws Exception {
+        LettuceConnectionFactory primary = redis("--appendonly", "no");
+        LettuceConnectionFactory replica = redis("--appendonly", "no", "--replicaof", "127.0.0.1",
+                Integer.toString(primary.getPort()));
+        Process replicaProcess = started.get(started.size() - 1);
+        org.springframework.data.redis.core.StringRedisTemplate onPrimary =
+                new org.springframework.data.redis.core.StringRedisTemplate(primary);
+        org.springframework.data.redis.core.StringRedisTemplate onReplica =
+                new org.springframework.data.redis.core.StringRedisTemplate(replica);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "up".equals(
+                onReplica.execute((org.springframework.data.redis.core.RedisCallback<java.util.Properties>) c ->
+                        c.serverCommands().info("replication")).getProperty("master_link_status")));
+        RedisDurability durability = new RedisDurability(primary, "replica", 1, Duration.ofMillis(500), 4);
+        durability.afterPropertiesSet();
+        try {
+            io.github.flashstock.inventory.reservation.TryScript tries =
+                    new io.github.flashstock.inventory.reservation.TryScript(onPrimary, durability);
+            new InitScript(onPrimary).run("sku-r", 100, 0, 0, 1);
+            List<io.github.flashstock.inventory.stock.StockLine> two =
+                    List.of(new io.github.flashstock.inventory.stock.StockLine("sku-r", 2));
+
+            for (int i = 1; i <= 20; i++) {
+                assertThat(tries.run("xid-" + i, "r-" + i, i, "u-" + i, two))
+                        .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
+                // no waiting: the answer came after the replica had the writes
+                assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-r"), "reserved"))
+                        .isEqualTo(Long.toString(2L * i));
+            }
+
+            signal(replicaProcess, "STOP");
+            try {
+                assertThatThrownBy(() -> tries.run("xid-frozen", "r-frozen", 99, "u-frozen", two))
+                        .isInstanceOf(ReplicaWait.NotReplicated.class).hasMessageContaining("0 of 1 replica");
+                assertThat(onPrimary.opsForHash().get(StockKeys.stock("sku-r"), "reserved")).isEqualTo("42");
+            } finally {
+                signal(replicaProcess, "CONT");
+            }
+            assertThat(tries.run("xid-after", "r-after", 100, "u-after", two))
+                    .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
+            assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-r"), "reserved")).isEqualTo("44");
+        } finally {
+            durability.destroy();
+        }
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor())
+                .isZero();
     }
 }

@@ -1,0 +1,97 @@
+package io.github.flashstock.bench;
+
+import io.github.flashstock.devstack.Endpoints;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A replica of the devstack's Redis that the benchmark starts for its {@code inventory.durability: replica} row and
+ * stops by its own process handle afterwards: {@code redis-server --replicaof} on 127.0.0.1, no persistence, its
+ * files in a temporary folder. The port is {@code -Dbench.replica-port}, or a free one.
+ */
+final class BenchReplica implements AutoCloseable {
+
+    private final Process process;
+    private final Path dir;
+    private final int port;
+
+    private BenchReplica(Process process, Path dir, int port) {
+        this.process = process;
+        this.dir = dir;
+        this.port = port;
+    }
+
+    /** Starts the replica and returns once its link to the primary is up (the first sync done). */
+    static BenchReplica start(Endpoints primary) throws IOException, InterruptedException {
+        int port = Integer.getInteger("bench.replica-port", freePort());
+        Path dir = Files.createTempDirectory("bench-replica");
+        Process process = new ProcessBuilder(List.of("redis-server", "--bind", "127.0.0.1", "--port",
+                Integer.toString(port), "--replicaof", primary.redisHost(), Integer.toString(primary.redisPort()),
+                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", "replica.log"))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+        BenchReplica replica = new BenchReplica(process, dir, port);
+        try {
+            replica.awaitLinkUp(Duration.ofSeconds(60));
+        } catch (RuntimeException | InterruptedException e) {
+            replica.close();
+            throw e;
+        }
+        return replica;
+    }
+
+    private void awaitLinkUp(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", port));
+        try {
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("the replica exited; see " + dir.resolve("replica.log"));
+                }
+                try (StatefulRedisConnection<String, String> c = client.connect()) {
+                    if (c.sync().info("replication").contains("master_link_status:up")) {
+                        return;
+                    }
+                } catch (RuntimeException notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(200);
+            }
+            throw new IllegalStateException("the replica's link to the primary was not up within " + atMost);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind is harmless
+        }
+    }
+}
