@@ -256,6 +256,19 @@ public final class DevStack {
     }
 
     /**
+     * On the Redis Cluster: the port of the node serving {@code key}'s slot as master now, and of its replica (-1
+     * when it has none). For drills that kill a slot's master.
+     */
+    public int[] redisClusterMasterAndReplicaOf(String key) {
+        return ((RedisClusterServer) servers.get(Component.REDIS_CLUSTER)).masterAndReplicaOf(key);
+    }
+
+    /** The role a Redis Cluster node reports now: {@code master}, {@code slave}, or empty when it does not answer. */
+    public String redisClusterRole(int port) {
+        return RedisClusterServer.role(port);
+    }
+
+    /**
      * Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. With process names
      * ({@code node-16381}), only those. {@link #resume} thaws them.
      */

@@ -121,6 +121,72 @@ final class RedisClusterServer extends Server {
         return true;
     }
 
+    /**
+     * The node serving {@code key}'s slot as master now, as the first node that answers sees it: its port and the
+     * port of its replica (-1 when it has none).
+     */
+    int[] masterAndReplicaOf(String key) {
+        for (int port : config.clusterPorts()) {
+            try {
+                long slot = (Long) Resp.call(port, "CLUSTER", "KEYSLOT", key);
+                String master = null;
+                int masterPort = -1;
+                List<String> lines = ((String) Resp.call(port, "CLUSTER", "NODES")).lines().toList();
+                for (String line : lines) {
+                    String[] f = line.split(" ");
+                    if (!f[2].contains("master") || f[2].contains("fail")) {
+                        continue;
+                    }
+                    for (int i = 8; i < f.length; i++) {
+                        if (f[i].startsWith("[")) {
+                            continue;
+                        }
+                        String[] range = f[i].split("-");
+                        long from = Long.parseLong(range[0]);
+                        long to = range.length > 1 ? Long.parseLong(range[1]) : from;
+                        if (slot >= from && slot <= to) {
+                            master = f[0];
+                            masterPort = nodePort(f[1]);
+                        }
+                    }
+                }
+                int replicaPort = -1;
+                for (String line : lines) {
+                    String[] f = line.split(" ");
+                    if (f[2].contains("slave") && !f[2].contains("fail") && f[3].equals(master)) {
+                        replicaPort = nodePort(f[1]);
+                    }
+                }
+                if (masterPort > 0) {
+                    return new int[] {masterPort, replicaPort};
+                }
+            } catch (IOException | IllegalStateException | ClassCastException e) {
+                // this node does not answer; ask the next one
+            }
+        }
+        throw new IllegalStateException("no Redis Cluster node names a master for " + key);
+    }
+
+    /** {@code master} or {@code slave}, as the node on {@code port} says; empty when it does not answer. */
+    static String role(int port) {
+        try {
+            Object replication = Resp.call(port, "INFO", "replication");
+            if (replication instanceof String r) {
+                return r.lines().filter(l -> l.startsWith("role:")).map(l -> l.substring(5).trim()).findFirst()
+                        .orElse("");
+            }
+        } catch (IOException | IllegalStateException e) {
+            // down
+        }
+        return "";
+    }
+
+    /** {@code 127.0.0.1:16381@26381} to 16381. */
+    private static int nodePort(String address) {
+        String hostPort = address.split("@")[0];
+        return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+    }
+
     /** The node has met others: a cluster exists (a fresh node knows only itself). */
     private static boolean knowsACluster(int port) {
         try {

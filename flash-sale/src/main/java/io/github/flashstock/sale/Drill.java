@@ -43,6 +43,12 @@ public enum Drill {
      */
     REDIS_AOF_TAIL("redis-aof-tail", "Redis kill -9, the last second of its AOF cut off, restarted after 3 s", 1, 1,
             null),
+    /**
+     * On the devstack's Redis Cluster, with {@code inventory.durability: replica}: the master of the hot SKU's slot
+     * dies mid-sale, the cluster promotes its replica, and the dead node comes back as the new master's replica.
+     */
+    REDIS_MASTER_KILL("redis-master-kill", "Redis Cluster: the hot SKU's master kill -9, its replica promoted, the"
+            + " node back as its replica", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
@@ -92,9 +98,18 @@ public enum Drill {
         return this == INVENTORY_KILL_ONE || this == ORDER_KILL || this == BROKER_KILL;
     }
 
-    /** Drills where Redis loses writes it acknowledged, and with them the stock events those writes appended. */
+    /**
+     * Drills where Redis loses writes it acknowledged, and with them the stock events those writes appended. A
+     * failover under {@code durability: replica} keeps every Try, but a Confirm or Cancel the master had not passed
+     * on is lost with its event (the stock is rebuilt from MySQL, the event is not).
+     */
     public boolean losesRedisWrites() {
-        return this == REDIS_AOF_TAIL;
+        return this == REDIS_AOF_TAIL || this == REDIS_MASTER_KILL;
+    }
+
+    /** Drills run on the devstack's Redis Cluster, the inventory instances set up for it. */
+    public boolean onCluster() {
+        return this == REDIS_MASTER_KILL;
     }
 
     /** The devstack server the fault hits, if it hits one. */
@@ -102,6 +117,7 @@ public enum Drill {
         return switch (this) {
             case TC_KILL, TC_KILL_DB -> Optional.of(Component.SEATA);
             case REDIS_KILL, REDIS_AOF_TAIL -> Optional.of(Component.REDIS);
+            case REDIS_MASTER_KILL -> Optional.of(Component.REDIS_CLUSTER);
             case MARIADB_KILL, MARIADB_PAUSE -> Optional.of(Component.MARIADB);
             case BROKER_KILL -> Optional.of(Component.ROCKETMQ);
             default -> Optional.empty();

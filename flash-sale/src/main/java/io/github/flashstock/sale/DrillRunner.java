@@ -97,7 +97,7 @@ public final class DrillRunner implements AutoCloseable {
         FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), out)
                 .withoutReadBack()
                 .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
-                    String line = inject(drill, heldSku, held, back);
+                    String line = inject(drill, plan.skus().get(0).skuId(), heldSku, held, back);
                     fault.set(line);
                     return line;
                 }));
@@ -230,6 +230,20 @@ public final class DrillRunner implements AutoCloseable {
                     : new DevStack(configured.config().withSeataStore(store));
         }
         current.up(Component.defaults());
+        List<String> redis = List.of();
+        if (drill.onCluster()) {
+            current.up(EnumSet.of(Component.REDIS_CLUSTER));
+            // every Try on a replica before it is answered: the setting a failover needs (docs/design.md);
+            // -Ddrill.cluster-durability=none shows the same drill without it
+            redis = List.of("--spring.data.redis.cluster.nodes="
+                    + String.join(",", current.endpoints().redisClusterNodes()),
+                    "--inventory.durability=" + System.getProperty("drill.cluster-durability", "replica"));
+        }
+        for (ServiceProcess inventory : services.inventories()) {
+            if (inventory.useExtraArgs(redis) && inventory.pid() >= 0) {
+                inventory.stop(Duration.ofSeconds(20));
+            }
+        }
         List<ServiceProcess> wanted = new ArrayList<>(services.inventories().subList(0, drill.inventoryInstances()));
         wanted.addAll(services.orders().subList(0, drill.orderInstances()));
         List<ServiceProcess> all = new ArrayList<>(services.inventories());
@@ -264,7 +278,7 @@ public final class DrillRunner implements AutoCloseable {
         }
     }
 
-    private String inject(Drill drill, String heldSku, List<CompletableFuture<Integer>> held,
+    private String inject(Drill drill, String hotSku, String heldSku, List<CompletableFuture<Integer>> held,
                           AtomicReference<Duration> back) {
         Instant at;
         String what;
@@ -323,6 +337,24 @@ public final class DrillRunner implements AutoCloseable {
                 what = "Redis (PID " + pids + ") killed and the last second of its AOF (" + lost + " bytes) cut off";
                 ServiceProcess.sleep(drill.outage());
                 current.up(EnumSet.of(Component.REDIS));
+            }
+            case REDIS_MASTER_KILL -> {
+                // the SKU's stock hash, inv:{<sku>}: its hash tag picks the slot
+                int[] masterAndReplica = current.redisClusterMasterAndReplicaOf("inv:{" + hotSku + "}");
+                at = Instant.now();
+                List<Long> pids = current.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
+                Instant until = at.plus(Duration.ofSeconds(60));
+                while (!"master".equals(current.redisClusterRole(masterAndReplica[1]))
+                        && Instant.now().isBefore(until)) {
+                    ServiceProcess.sleep(Duration.ofMillis(200));
+                }
+                Duration promoted = Duration.between(at, Instant.now());
+                // back only once replaced: a node keeps no data here, and one back before the failover would
+                // serve its slots again, empty
+                current.up(EnumSet.of(Component.REDIS_CLUSTER));
+                what = "Redis Cluster master of the hot SKU's slot (port " + masterAndReplica[0] + ", PID " + pids
+                        + ") killed; its replica (port " + masterAndReplica[1] + ") master " + promoted.toMillis()
+                        / 1000.0 + " s later, the dead node back as its replica";
             }
             case BROKER_KILL -> {
                 at = Instant.now();

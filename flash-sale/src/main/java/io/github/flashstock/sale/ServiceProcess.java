@@ -30,6 +30,8 @@ public final class ServiceProcess {
     private final Map<String, String> env;
     private final Path log;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Arguments after {@link #args} for the next launches (a drill's own settings). */
+    private List<String> extraArgs = List.of();
     private Process process;
     private QuickStart quickStart;
     /** The current launch's key for its class-data archive; null when nothing runs. */
@@ -63,6 +65,17 @@ public final class ServiceProcess {
         return process == null ? -1 : process.pid();
     }
 
+    /**
+     * Sets the arguments the next launches add after the configured ones.
+     *
+     * @return whether they differ from those in force (a running JVM then needs a restart to take them)
+     */
+    public synchronized boolean useExtraArgs(List<String> extra) {
+        boolean changed = !extraArgs.equals(extra);
+        extraArgs = List.copyOf(extra);
+        return changed;
+    }
+
     /** Launches the JVM without waiting for it; see {@link #awaitReady(Duration)}. */
     public synchronized void launch() {
         if (process != null && process.isAlive()) {
@@ -79,6 +92,7 @@ public final class ServiceProcess {
         command.addAll(quickStart.archive().options(launched));
         command.addAll(List.of("-Duser.home=" + log.getParent(), "-jar", quickStart.launchJar().toString()));
         command.addAll(args);
+        command.addAll(extraArgs);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

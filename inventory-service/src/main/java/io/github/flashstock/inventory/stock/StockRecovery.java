@@ -38,7 +38,7 @@ import org.springframework.stereotype.Service;
  * <li>wait until every one of those has ended. Any transaction that could hold a lost write began before the loss,
  * so before this question, and its Confirm or Cancel has now run; MySQL's {@code sold} and the ledger are final for
  * it. (Tries of the stale SKUs were refused meanwhile, so no new reservation of them exists.)</li>
- * <li>per SKU, under its rebuild lock: every reservation still open in Redis is closed the way the ledger says
+ * <li>per SKU, the ones a Try asked for first, under its rebuild lock: every reservation still open in Redis is closed the way the ledger says
  * (CONFIRMED, else cancelled), and the counters are set from MySQL ({@code recover.lua}), which sells again.</li>
  * </ol>
  * A round that cannot finish (the coordinator unreachable, a transaction that does not end within
@@ -60,6 +60,8 @@ public class StockRecovery implements DisposableBean {
     private final InventorySettings inventory;
     private final MeterRegistry meters;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    /** The pending SKUs a Try asked for (buyers wait for them), as against those a round found stale. */
+    private final Set<String> asked = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean running = new AtomicBoolean();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "stock-recovery");
@@ -84,6 +86,15 @@ public class StockRecovery implements DisposableBean {
 
     /** Asks for the SKU to be rebuilt; returns at once. Asking again while it waits changes nothing. */
     public void request(String skuId) {
+        asked.add(skuId);
+        found(skuId);
+    }
+
+    /**
+     * Asks for a SKU to be rebuilt that no buyer is waiting for yet (the warm-up's sweep at start): it comes after
+     * those {@link #request}ed by Tries. Returns at once.
+     */
+    public void found(String skuId) {
         if (pending.add(skuId)) {
             log.warn("SKU {} is missing in Redis or was built on another Redis process (restart or failover"
                     + " since): refused until it is built from MySQL", skuId);
@@ -115,9 +126,19 @@ public class StockRecovery implements DisposableBean {
                 }
             }
             if (!batch.isEmpty() && drained()) {
+                // the SKUs buyers asked for first: a loss can make thousands stale, and each rebuild takes a few
+                // round trips to MySQL and Redis
+                batch.sort(java.util.Comparator.comparing(skuId -> !asked.contains(skuId)));
+                Set<String> taken = Set.copyOf(batch);
                 for (String skuId : batch) {
+                    if (!asked.contains(skuId) && !taken.containsAll(asked)) {
+                        // a buyer now waits for a SKU this round did not take: a new round, with it first (the
+                        // rest stays pending)
+                        break;
+                    }
                     if (rebuild(skuId)) {
                         pending.remove(skuId);
+                        asked.remove(skuId);
                     }
                 }
             }

@@ -32,7 +32,7 @@ class StockWarmUp implements ApplicationRunner {
         int handed = 0;
         for (String skuId : catalog.skuIds()) {
             if (epochs.run(skuId) != EpochScript.Code.CURRENT) {
-                recovery.request(skuId);
+                recovery.found(skuId);
                 handed++;
             }
         }

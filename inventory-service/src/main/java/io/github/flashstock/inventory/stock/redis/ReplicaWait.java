@@ -70,7 +70,8 @@ public final class ReplicaWait implements AutoCloseable {
         this.client = client;
         this.replicas = replicas;
         this.timeout = timeout;
-        this.slack = Duration.ofSeconds(5);
+        // how long the server may take to answer beyond the wait itself (the service's Redis timeout is 2 s)
+        this.slack = Duration.ofSeconds(2);
         Supplier<StatefulConnection<String, String>> connect;
         if (client instanceof RedisClusterClient cluster) {
             connect = () -> cluster.connect(StringCodec.UTF8);
@@ -101,9 +102,16 @@ public final class ReplicaWait implements AutoCloseable {
      */
     public List<Object> run(RedisScript<?> script, List<String> keys, List<String> args) {
         StatefulConnection<String, String> connection = borrow();
+        RedisAsyncCommands<String, String> commands;
+        try {
+            commands = primaryFor(connection, keys.get(0)).async();
+        } catch (RuntimeException e) {
+            // nothing was sent: the connection can serve again once the primary is back or known
+            giveBack(connection, true);
+            throw e instanceof DataAccessException known ? known : translate(e);
+        }
         boolean reusable = false;
         try {
-            RedisAsyncCommands<String, String> commands = primaryFor(connection, keys.get(0)).async();
             String[] k = keys.toArray(String[]::new);
             String[] a = args.toArray(String[]::new);
             Answer answer = call(commands, commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, k, a));
@@ -119,11 +127,6 @@ public final class ReplicaWait implements AutoCloseable {
                 throw new NotReplicated(answer.acknowledged(), replicas, timeout);
             }
             return answer.reply();
-        } catch (DataAccessException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // no node connection (the primary is down, say): as unreachable as a call that timed out
-            throw translate(e);
         } finally {
             giveBack(connection, reusable);
         }
