@@ -164,7 +164,7 @@ final class RedisBench implements AutoCloseable {
      * the replicas.
      */
     Result javaPathWaitingForReplicas(int clients, int requests, int replicas) throws Exception {
-        try (ReplicaWait wait = new ReplicaWait(factory.getRequiredNativeClient(), replicas, Duration.ofSeconds(1),
+        try (ReplicaWait wait = new ReplicaWait(factory::getRequiredNativeClient, replicas, Duration.ofSeconds(1),
                 16)) {
             TryCoalescer waiting = new TryCoalescer(new TryScript(redis, wait), COALESCING, new SimpleMeterRegistry());
             try {

@@ -341,6 +341,10 @@ public final class DrillRunner implements AutoCloseable {
             case REDIS_MASTER_KILL -> {
                 // the SKU's stock hash, inv:{<sku>}: its hash tag picks the slot
                 int[] masterAndReplica = current.redisClusterMasterAndReplicaOf("inv:{" + hotSku + "}");
+                if (masterAndReplica[1] < 0) {
+                    throw new IllegalStateException("the master of the hot SKU's slot (port " + masterAndReplica[0]
+                            + ") has no replica to take over");
+                }
                 at = Instant.now();
                 List<Long> pids = current.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
                 Instant until = at.plus(Duration.ofSeconds(60));
@@ -348,9 +352,13 @@ public final class DrillRunner implements AutoCloseable {
                         && Instant.now().isBefore(until)) {
                     ServiceProcess.sleep(Duration.ofMillis(200));
                 }
+                if (!"master".equals(current.redisClusterRole(masterAndReplica[1]))) {
+                    // the dead node must not come back before it is replaced: it keeps no data, and would serve
+                    // its slots again, empty
+                    throw new IllegalStateException("the replica on port " + masterAndReplica[1] + " did not take"
+                            + " over within 60 s");
+                }
                 Duration promoted = Duration.between(at, Instant.now());
-                // back only once replaced: a node keeps no data here, and one back before the failover would
-                // serve its slots again, empty
                 current.up(EnumSet.of(Component.REDIS_CLUSTER));
                 what = "Redis Cluster master of the hot SKU's slot (port " + masterAndReplica[0] + ", PID " + pids
                         + ") killed; its replica (port " + masterAndReplica[1] + ") master " + promoted.toMillis()

@@ -114,6 +114,7 @@ public class StockRecovery implements DisposableBean {
     }
 
     private void round() {
+        boolean cutShort = false;
         try {
             List<String> batch = new ArrayList<>(pending);
             if (!batch.isEmpty()) {
@@ -128,12 +129,14 @@ public class StockRecovery implements DisposableBean {
             if (!batch.isEmpty() && drained()) {
                 // the SKUs buyers asked for first: a loss can make thousands stale, and each rebuild takes a few
                 // round trips to MySQL and Redis
-                batch.sort(java.util.Comparator.comparing(skuId -> !asked.contains(skuId)));
+                Set<String> first = Set.copyOf(asked);
+                batch.sort(java.util.Comparator.comparing(skuId -> !first.contains(skuId)));
                 Set<String> taken = Set.copyOf(batch);
                 for (String skuId : batch) {
-                    if (!asked.contains(skuId) && !taken.containsAll(asked)) {
-                        // a buyer now waits for a SKU this round did not take: a new round, with it first (the
-                        // rest stays pending)
+                    if (!first.contains(skuId) && !taken.containsAll(Set.copyOf(asked))) {
+                        // a buyer now waits for a SKU this round did not take: a new round at once, with it first
+                        // (the rest stays pending)
+                        cutShort = true;
                         break;
                     }
                     if (rebuild(skuId)) {
@@ -147,7 +150,7 @@ public class StockRecovery implements DisposableBean {
         } finally {
             running.set(false);
             if (!pending.isEmpty()) {
-                start(AGAIN_AFTER);
+                start(cutShort ? Duration.ZERO : AGAIN_AFTER);
             }
         }
     }

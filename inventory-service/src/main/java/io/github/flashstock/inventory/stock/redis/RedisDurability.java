@@ -118,7 +118,7 @@ public class RedisDurability implements InitializingBean, DisposableBean {
         if (!(connections instanceof LettuceConnectionFactory lettuce)) {
             throw new IllegalStateException("inventory.durability=replica needs the Lettuce Redis client");
         }
-        replicaWait = new ReplicaWait(lettuce.getRequiredNativeClient(), replicas, replicaTimeout, replicaConnections);
+        replicaWait = new ReplicaWait(lettuce::getRequiredNativeClient, replicas, replicaTimeout, replicaConnections);
         log.info("inventory.durability=replica: a Try is answered once {} replica(s) have its writes (waiting at most"
                 + " {} ms)", replicas, replicaTimeout.toMillis());
     }

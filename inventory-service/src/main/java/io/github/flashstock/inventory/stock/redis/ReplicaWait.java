@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.stock.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -50,36 +52,44 @@ public final class ReplicaWait implements AutoCloseable {
 
     private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
-    private final AbstractRedisClient client;
+    /** The service's current client (a connection factory that was stopped and started has a new one). */
+    private final Supplier<AbstractRedisClient> client;
+    private final AtomicLong lastRefresh = new AtomicLong();
     private final GenericObjectPool<StatefulConnection<String, String>> pool;
     private final int replicas;
     private final Duration timeout;
     private final Duration slack;
 
     /**
-     * @param client the service's Lettuce client ({@link RedisClient} or {@link RedisClusterClient}); its URI,
-     *               credentials and options are reused
+     * @param client the service's Lettuce client ({@link RedisClient} or {@link RedisClusterClient}), asked for
+     *               each new connection; its URI, credentials and options are reused
      * @param replicas how many replicas must have a call's writes before it is answered
      * @param timeout how long a call waits for them
      * @param connections how many calls can wait at once
      */
-    public ReplicaWait(AbstractRedisClient client, int replicas, Duration timeout, int connections) {
-        if (replicas < 1 || connections < 1 || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("replicas and connections must be at least 1 and the timeout positive");
+    public ReplicaWait(Supplier<AbstractRedisClient> client, int replicas, Duration timeout, int connections) {
+        if (replicas < 1 || connections < 1 || timeout.toMillis() < 1) {
+            // (WAIT with 0 ms waits for ever)
+            throw new IllegalArgumentException("replicas and connections must be at least 1 and the timeout at least"
+                    + " 1 ms");
         }
         this.client = client;
         this.replicas = replicas;
         this.timeout = timeout;
         // how long the server may take to answer beyond the wait itself (the service's Redis timeout is 2 s)
         this.slack = Duration.ofSeconds(2);
-        Supplier<StatefulConnection<String, String>> connect;
-        if (client instanceof RedisClusterClient cluster) {
-            connect = () -> cluster.connect(StringCodec.UTF8);
-        } else if (client instanceof RedisClient standalone) {
-            connect = () -> standalone.connect(StringCodec.UTF8);
-        } else {
-            throw new IllegalArgumentException("unknown Lettuce client " + client.getClass().getName());
-        }
+        Supplier<StatefulConnection<String, String>> connect = () -> {
+            AbstractRedisClient current = client.get();
+            if (current instanceof RedisClusterClient cluster) {
+                return cluster.connect(StringCodec.UTF8);
+            }
+            if (current instanceof RedisClient standalone) {
+                StatefulRedisConnection<String, String> connection = standalone.connect(StringCodec.UTF8);
+                connection.setTimeout(timeout.plus(slack));
+                return connection;
+            }
+            throw new IllegalStateException("unknown Lettuce client " + current.getClass().getName());
+        };
         GenericObjectPoolConfig<StatefulConnection<String, String>> config = new GenericObjectPoolConfig<>();
         config.setMaxTotal(connections);
         config.setMaxIdle(connections);
@@ -149,7 +159,9 @@ public final class ReplicaWait implements AutoCloseable {
         try {
             reply = script.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            error = e.getCause();
+            error = answered(e.getCause());
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new DataAccessResourceFailureException("the Redis call was cancelled (connection closed)", e);
         } catch (TimeoutException e) {
             throw new QueryTimeoutException("Redis did not answer within " + timeout.plus(slack).toMillis() + " ms", e);
         } catch (InterruptedException e) {
@@ -159,7 +171,10 @@ public final class ReplicaWait implements AutoCloseable {
         try {
             acknowledged = acks.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            error = error != null ? error : e.getCause();
+            Throwable cause = answered(e.getCause());
+            error = error != null ? error : cause;
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new DataAccessResourceFailureException("the WAIT was cancelled (connection closed)", e);
         } catch (TimeoutException e) {
             throw new QueryTimeoutException("Redis did not answer WAIT within " + timeout.plus(slack).toMillis()
                     + " ms", e);
@@ -171,6 +186,21 @@ public final class ReplicaWait implements AutoCloseable {
     }
 
     /**
+     * The server's error reply, which leaves the connection in step; anything else (the client's own timeout, a
+     * connection closed, a command cancelled) means an answer may still be on its way, and is thrown so that the
+     * connection is not lent again.
+     */
+    private Throwable answered(Throwable cause) {
+        if (cause instanceof RedisCommandExecutionException) {
+            return cause;
+        }
+        if (cause instanceof RedisCommandTimeoutException) {
+            throw new QueryTimeoutException("Redis did not answer in time", cause);
+        }
+        throw new DataAccessResourceFailureException("Redis call failed: " + cause, cause);
+    }
+
+    /**
      * A node that no longer owns the slot, or is no longer a primary, cannot be waited on: the call fails as if
      * Redis were out of reach (the caller answers 503), and a cluster client refreshes its view of the slots.
      */
@@ -178,15 +208,24 @@ public final class ReplicaWait implements AutoCloseable {
         String message = String.valueOf(error.getMessage());
         if (error instanceof RedisCommandExecutionException && (message.startsWith("MOVED")
                 || message.startsWith("ASK") || message.startsWith("READONLY") || message.startsWith("CLUSTERDOWN")
-                || message.contains("replica"))) {
-            if (client instanceof RedisClusterClient cluster) {
-                cluster.refreshPartitionsAsync();
-            }
+                || message.startsWith("LOADING") || message.startsWith("TRYAGAIN") || message.startsWith("MASTERDOWN")
+                || message.contains("WAIT cannot be used"))) {
+            refreshTopology();
             return new DataAccessResourceFailureException("the node cannot take the call now: " + message, error);
         }
         DataAccessException converted = error instanceof Exception e ? EXCEPTIONS.convert(e) : null;
         return converted != null ? converted
                 : new DataAccessResourceFailureException("Redis call failed: " + message, error);
+    }
+
+    /** On a cluster, reads the slots again: at most once a second, however many calls find them wrong. */
+    private void refreshTopology() {
+        long now = System.nanoTime();
+        long last = lastRefresh.get();
+        if (client.get() instanceof RedisClusterClient cluster && now - last > 1_000_000_000L
+                && lastRefresh.compareAndSet(last, now)) {
+            cluster.refreshPartitionsAsync();
+        }
     }
 
     private StatefulRedisConnection<String, String> primaryFor(StatefulConnection<String, String> connection,
@@ -197,7 +236,16 @@ public final class ReplicaWait implements AutoCloseable {
             if (primary == null) {
                 throw new DataAccessResourceFailureException("no primary is known for slot " + slot);
             }
-            return cluster.getConnection(primary.getNodeId(), ConnectionIntent.WRITE);
+            StatefulRedisConnection<String, String> node = cluster.getConnection(primary.getNodeId(),
+                    ConnectionIntent.WRITE);
+            if (!node.isOpen()) {
+                // the primary is gone (killed, say): fail now rather than queue behind a reconnect
+                refreshTopology();
+                throw new DataAccessResourceFailureException("the primary of slot " + slot + " ("
+                        + primary.getUri() + ") is not connected");
+            }
+            node.setTimeout(timeout.plus(slack));
+            return node;
         }
         @SuppressWarnings("unchecked")
         StatefulRedisConnection<String, String> standalone = (StatefulRedisConnection<String, String>) connection;
