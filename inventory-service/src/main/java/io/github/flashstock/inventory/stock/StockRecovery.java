@@ -38,8 +38,9 @@ import org.springframework.stereotype.Service;
  * <li>wait until every one of those has ended. Any transaction that could hold a lost write began before the loss,
  * so before this question, and its Confirm or Cancel has now run; MySQL's {@code sold} and the ledger are final for
  * it. (Tries of the stale SKUs were refused meanwhile, so no new reservation of them exists.)</li>
- * <li>per SKU, the ones a Try asked for first, under its rebuild lock: every reservation still open in Redis is closed the way the ledger says
- * (CONFIRMED, else cancelled), and the counters are set from MySQL ({@code recover.lua}), which sells again.</li>
+ * <li>per SKU, the ones a Try asked for first, under its rebuild lock: every reservation still open in Redis is
+ * closed the way the ledger says (CONFIRMED, else cancelled), and the counters are set from MySQL
+ * ({@code recover.lua}), which sells again.</li>
  * </ol>
  * A round that cannot finish (the coordinator unreachable, a transaction that does not end within
  * {@code inventory.recovery.drain-timeout}) leaves its SKUs refused and tries again a little later.
