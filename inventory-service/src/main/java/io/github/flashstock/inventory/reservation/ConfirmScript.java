@@ -1,6 +1,8 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.stock.redis.RedisDurability;
 import java.time.Duration;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -11,8 +13,14 @@ import org.springframework.stereotype.Component;
 @Component
 public class ConfirmScript extends SecondPhaseScript {
 
+    /** Answered as soon as the server answers ({@code inventory.durability} fsync or none). */
     public ConfirmScript(StringRedisTemplate redis) {
-        super(redis, "confirm.lua");
+        super(redis, "confirm.lua", null);
+    }
+
+    @Autowired
+    public ConfirmScript(StringRedisTemplate redis, RedisDurability durability) {
+        super(redis, "confirm.lua", durability.replicaWait().orElse(null));
     }
 
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, long units,

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.stock.redis.ReplicaWait;
 import io.github.flashstock.inventory.stock.redis.Scripts;
 import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.time.Duration;
@@ -9,18 +10,23 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * What {@code lua/confirm.lua} and {@code lua/cancel.lua} share: one SKU of one reservation, driven by its fence
- * record, the same arguments and the same reply shape ({@link PhaseOutcome}).
+ * record, the same arguments and the same reply shape ({@link PhaseOutcome}). Under
+ * {@code inventory.durability: replica} a phase, like a Try, is answered only once replicas have its writes (and
+ * with them its stock event): a failover then loses no phase that answered.
  */
 abstract class SecondPhaseScript {
 
     private final StringRedisTemplate redis;
     private final RedisScript<List<Long>> script;
     private final String name;
+    private final ReplicaWait replicaWait;
 
-    SecondPhaseScript(StringRedisTemplate redis, String name) {
+    /** @param replicaWait when not null, every call goes through it */
+    SecondPhaseScript(StringRedisTemplate redis, String name, ReplicaWait replicaWait) {
         this.redis = redis;
         this.script = Scripts.load(name);
         this.name = name;
+        this.replicaWait = replicaWait;
     }
 
     /**
@@ -33,7 +39,10 @@ abstract class SecondPhaseScript {
         args[1] = reservationId;
         args[2] = Long.toString(retention.toSeconds());
         System.arraycopy(more, 0, args, 3, more.length);
-        List<Long> reply = redis.execute(script, List.of(StockKeys.stock(skuId)), args);
+        List<String> keys = List.of(StockKeys.stock(skuId));
+        List<Long> reply = replicaWait == null ? redis.execute(script, keys, args)
+                : TryScript.longs(replicaWait.run(script, keys, java.util.Arrays.stream(args).map(String::valueOf)
+                        .toList()));
         return PhaseOutcome.decode(name, reply);
     }
 }

@@ -92,8 +92,8 @@ public class TryScript {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static List<Long> longs(List<Object> reply) {
-        // try.lua answers integers only, which Lettuce decodes to Longs
+    static List<Long> longs(List<Object> reply) {
+        // the phase scripts answer integers only, which Lettuce decodes to Longs
         return (List) reply;
     }
 }

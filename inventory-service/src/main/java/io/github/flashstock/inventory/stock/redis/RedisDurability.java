@@ -26,8 +26,8 @@ import org.springframework.stereotype.Component;
  *       machine that loses power keeps every Try it acknowledged.</li>
  *   <li>{@code replica}: a Try is answered only once its writes are on at least {@code inventory.replica-wait.replicas}
  *       replicas of the primary that ran it ({@link ReplicaWait}: the script and a {@code WAIT} on a connection of
- *       their own, one wait per coalesced call). A primary killed and replaced by its replica (Redis Cluster,
- *       Sentinel) keeps every Try it acknowledged; a wait that times out fails the Try, whose global transaction
+ *       their own, one wait per coalesced call; Confirm and Cancel wait the same way). A primary killed and
+ *       replaced by its replica (Redis Cluster, Sentinel) keeps every Try and phase it acknowledged; a wait that times out fails the Try, whose global transaction
  *       rolls back. Every primary must have that many replicas connected at start. The servers' own fsync setting
  *       is not checked: losing a primary and its replicas at once (one machine, one power cut) is what
  *       {@code fsync} is for.</li>

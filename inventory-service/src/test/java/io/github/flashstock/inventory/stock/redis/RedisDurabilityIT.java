@@ -165,6 +165,26 @@ class RedisDurabilityIT {
             assertThat(tries.run("xid-after", "r-after", 100, "u-after", two))
                     .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
             assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-r"), "reserved")).isEqualTo("44");
+
+            // the second phases wait the same way
+            var confirm = new io.github.flashstock.inventory.reservation.ConfirmScript(onPrimary, durability);
+            var cancel = new io.github.flashstock.inventory.reservation.CancelScript(onPrimary, durability);
+            assertThat(confirm.run("sku-r", "xid-1", "r-1", Duration.ofHours(1), 2, "u-1"))
+                    .isInstanceOf(io.github.flashstock.inventory.reservation.PhaseOutcome.Applied.class);
+            assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-r"), "sold")).isEqualTo("2");
+            signal(replicaProcess, "STOP");
+            try {
+                assertThatThrownBy(() -> cancel.run("sku-r", "xid-2", "r-2", Duration.ofHours(1)))
+                        .isInstanceOf(ReplicaWait.NotReplicated.class);
+            } finally {
+                signal(replicaProcess, "CONT");
+            }
+            // the TC calls the failed phase again: a replay (which writes nothing, so its wait covers only what its
+            // connection wrote before; the thawed replica catches up on its own)
+            assertThat(cancel.run("sku-r", "xid-2", "r-2", Duration.ofHours(1)))
+                    .isInstanceOf(io.github.flashstock.inventory.reservation.PhaseOutcome.AlreadyApplied.class);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "40".equals(
+                    onReplica.opsForHash().get(StockKeys.stock("sku-r"), "reserved")));
         } finally {
             durability.destroy();
         }
