@@ -26,14 +26,22 @@ class RedisDurabilityIT {
 
     private final List<Process> started = new ArrayList<>();
     private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+    private final List<Path> dirs = new ArrayList<>();
 
     @AfterEach
-    void stop() throws InterruptedException {
+    void stop() throws InterruptedException, IOException {
         factories.forEach(LettuceConnectionFactory::destroy);
         for (Process p : started) {
             p.destroy();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        for (Path dir : dirs) {
+            try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
             }
         }
     }
@@ -50,6 +58,7 @@ class RedisDurabilityIT {
     /** A private redis-server of this test's own on a free loopback port. */
     private LettuceConnectionFactory redis(String... settings) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("redis-durability-it");
+        dirs.add(dir);
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
