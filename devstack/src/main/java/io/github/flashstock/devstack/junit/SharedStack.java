@@ -67,6 +67,12 @@ public final class SharedStack {
         return stack.pause(component, processes);
     }
 
+    /** On the Redis Cluster: the ports of the master serving {@code key} now and of its replica (-1: none). */
+    public static synchronized int[] redisClusterMasterAndReplicaOf(String key) {
+        ensure(java.util.EnumSet.of(Component.REDIS_CLUSTER));
+        return stack.redisClusterMasterAndReplicaOf(key);
+    }
+
     /** Thaws what {@link #pause} froze. */
     public static synchronized java.util.List<Long> resume(Component component, String... processes) {
         return stack.resume(component, processes);

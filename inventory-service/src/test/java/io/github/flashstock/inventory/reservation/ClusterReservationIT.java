@@ -119,8 +119,7 @@ class ClusterReservationIT extends InventoryITSupport {
         String sku = inventory.skuWith(10, null, 1);
         assertThat(order(sku, 3, true)).isEqualTo(201);
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
-        int slot = ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku));
-        int[] masterAndReplica = masterAndReplicaOf(slot);
+        int[] masterAndReplica = masterAndReplicaOf(sku);
         // no rebuild round under way (one started by the service's warm-up, or by an earlier crash, scans every
         // SKU and would rebuild this one before the Try below could meet it stale)
         await().atMost(Duration.ofMinutes(3)).until(recovery::idle);
@@ -160,7 +159,7 @@ class ClusterReservationIT extends InventoryITSupport {
     void theSkusMasterCrashesMidSaleAndNothingIsOversoldOrLost() throws Exception {
         int stocked = 150;
         String sku = inventory.skuWith(stocked, null, 1);
-        int[] masterAndReplica = masterAndReplicaOf(ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku)));
+        int[] masterAndReplica = masterAndReplicaOf(sku);
         java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
         Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -238,7 +237,7 @@ class ClusterReservationIT extends InventoryITSupport {
     void aMasterDiesWhileItsReplicaLagsAndNoAcknowledgedTryIsLost() throws Exception {
         int stocked = 30;
         String sku = inventory.skuWith(stocked, null, 1);
-        int[] masterAndReplica = masterAndReplicaOf(ClusterSlotHashUtil.calculateSlot(StockKeys.stock(sku)));
+        int[] masterAndReplica = masterAndReplicaOf(sku);
         double withoutRecordBefore = confirmsWithoutRecord();
         int committed = 0;
         for (int i = 0; i < 3; i++) {
@@ -374,36 +373,11 @@ class ClusterReservationIT extends InventoryITSupport {
         }
     }
 
-    /** The ports of the master serving {@code slot} and of its replica, from {@code CLUSTER NODES}. */
-    private static int[] masterAndReplicaOf(int slot) {
-        String nodes = onNode(firstNodePort(), c -> c.clusterNodes());
-        String masterId = null;
-        int masterPort = -1;
-        for (String line : nodes.lines().toList()) {
-            String[] f = line.split(" ");
-            if (!f[2].contains("master")) {
-                continue;
-            }
-            for (int i = 8; i < f.length; i++) {
-                String[] range = f[i].split("-");
-                if (range[0].startsWith("[")) {
-                    continue;
-                }
-                int from = Integer.parseInt(range[0]);
-                int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
-                if (slot >= from && slot <= to) {
-                    masterId = f[0];
-                    masterPort = port(f[1]);
-                }
-            }
-        }
-        for (String line : nodes.lines().toList()) {
-            String[] f = line.split(" ");
-            if (f[2].contains("slave") && f[3].equals(masterId)) {
-                return new int[] {masterPort, port(f[1])};
-            }
-        }
-        throw new IllegalStateException("no replica of the master of slot " + slot + " in:\n" + nodes);
+    /** The ports of the master serving {@code sku}'s slot now and of its replica, as the devstack reads them. */
+    private static int[] masterAndReplicaOf(String sku) {
+        int[] pair = SharedStack.redisClusterMasterAndReplicaOf(StockKeys.stock(sku));
+        assertThat(pair[1]).as("a replica of the master serving %s", sku).isPositive();
+        return pair;
     }
 
     /**
