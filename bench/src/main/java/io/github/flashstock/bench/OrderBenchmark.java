@@ -1,0 +1,386 @@
+package io.github.flashstock.bench;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.DevStackConfig;
+import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.ServerStatus;
+import io.github.flashstock.sale.Charts;
+import io.github.flashstock.sale.ServiceProcess;
+import io.github.flashstock.sale.Services;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Orders per second end to end, beside the floor Seata itself sets on this machine, in the same run
+ * ({@code bin/bench-order [rounds] [requests]}): four paths, {@value #CLIENTS} clients each, interleaved over the
+ * rounds (each round starts one path later), medians.
+ * <ol type="a">
+ *   <li><b>floor</b>: the bench-floor app opens a global transaction with two TCC branches that do no work, one local
+ *       with Seata's fence on MariaDB, one in a second bench-floor process over HTTP ({@code TX_XID});</li>
+ *   <li><b>commit</b>: {@code POST /orders} to order-demo, one unit of a hot SKU with stock to spare, every order a
+ *       new user: every order commits;</li>
+ *   <li><b>refused</b>: the same on a SKU with no stock: the Try is refused and the global transaction rolls back
+ *       (409);</li>
+ *   <li><b>demo mix</b>: the demo's sale, fresh SKUs every round: a hot SKU of a tenth as many units as requests
+ *       (limit 2 per user, 1-2 units per order), one order in five also buys a second SKU, a fifth of the buyers
+ *       come back; most orders are refused once the stock is gone, as in a real flash sale.</li>
+ * </ol>
+ * For each: orders/s, latency percentiles and CPU time per 1,000 orders of every process taking part (read from
+ * {@code /proc}) and of the whole machine. The services run as {@code bin/demo} runs them (their jars, local
+ * configuration files, the devstack's servers). Writes the report and an SVG of each path's orders/s and p99 over
+ * time to {@code target/bench-order/}.
+ */
+public final class OrderBenchmark {
+
+    static final int CLIENTS = Integer.getInteger("bench.clients", 64);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    enum OrderPath {
+        FLOOR("(a) floor: global tx, a fenced local TCC branch + a TCC branch over HTTP, no work", 201),
+        COMMIT("(b) POST /orders, every order commits", 201),
+        REFUSED("(c) POST /orders on a sold-out SKU (409, rollback)", 409),
+        MIX("(d) the demo's mix", 0);
+
+        final String label;
+        /** The answer every request of this path should get; 0: several are expected (201 and 409). */
+        final int expected;
+
+        OrderPath(String label, int expected) {
+            this.label = label;
+            this.expected = expected;
+        }
+    }
+
+    /** One path in one round. */
+    record Run(OrderPath path, OrderLoad.Result result, Map<String, Double> cpuMillis) {
+
+        /** Orders that ended as the path intends (all answers for the mix, where 201 and 409 are both normal). */
+        int served() {
+            return path.expected == 0 ? result.count(201) + result.count(409) : result.count(path.expected);
+        }
+
+        double perSecond() {
+            return served() / (result.wallNanos() / 1e9);
+        }
+
+        /** CPU seconds per 1,000 orders served (= CPU milliseconds per order). */
+        double cpuPerThousand(String process) {
+            return cpuMillis.getOrDefault(process, 0.0) / Math.max(1, served());
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int requests = args.length > 1 ? Integer.parseInt(args[1]) : 2048;
+        DevStack stack = DevStack.fromEnvironment();
+        Set<Component> needed = EnumSet.of(Component.REDIS, Component.MARIADB, Component.SEATA, Component.ROCKETMQ);
+        boolean wasUp = stack.isUp(needed);
+        DevStack.UpReport up = stack.up(needed);
+        if (up.startedAny()) {
+            stack.claimForBuild(ProcessHandle.current().pid());
+        }
+        int code;
+        try {
+            code = new OrderBenchmark(stack, rounds, requests).run();
+        } finally {
+            if (!wasUp) {
+                stack.down();
+            }
+        }
+        System.exit(code);
+    }
+
+    private final DevStack stack;
+    private final Endpoints endpoints;
+    private final int rounds;
+    private final int requests;
+    private final String runId = LocalDateTime.now().format(STAMP);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final OrderLoad load = new OrderLoad();
+    private final PrintStream out = System.out;
+    /** The SKUs of the last prepared demo mix: hot, side. */
+    private List<String> mixSkus = List.of();
+    /** Units available over time in each round's demo mix. */
+    private final List<Charts.Series> mixStock = new ArrayList<>();
+
+    OrderBenchmark(DevStack stack, int rounds, int requests) {
+        this.stack = stack;
+        this.endpoints = stack.endpoints();
+        this.rounds = rounds;
+        this.requests = requests;
+    }
+
+    int run() throws Exception {
+        DevStackConfig config = stack.config();
+        Path root = config.root();
+        Path logDir = config.home().resolve("logs").resolve("bench-order");
+        String token = "bench-" + UUID.randomUUID();
+        int inventoryPort = port("INVENTORY_PORT", 8081);
+        int orderPort = port("ORDER_DEMO_PORT", 8082);
+        int frontPort = port("FLOOR_FRONT_PORT", 8091);
+        int backPort = port("FLOOR_BACK_PORT", 8092);
+        String configSource = "--flashstock.config.source=file:" + root.resolve("nacos-config") + "/";
+        Services.Settings settings = Services.Settings.of(root, inventoryPort, orderPort, token, logDir)
+                .withJarsFromSystemProperties()
+                .withInventoryArgs(configSource).withOrderArgs(configSource);
+        Path floorJar = Path.of(System.getProperty("flashstock.floor.jar",
+                root.resolve("bench-floor/target").resolve("bench-floor-" + projectVersion(root) + "-exec.jar")
+                        .toString()));
+        out.printf("Orders per second end to end, %d clients, %d rounds of %d requests per path (%s, %d cores)%n",
+                CLIENTS, rounds, requests, System.getProperty("os.name"), Runtime.getRuntime().availableProcessors());
+        out.println("Starting inventory-service, order-demo and the two floor apps (logs in " + logDir + ") ...");
+        ServiceProcess back = floorApp("floor-back", floorJar, backPort, backPort, logDir);
+        ServiceProcess front = floorApp("floor-front", floorJar, frontPort, backPort, logDir);
+        back.launch();
+        front.launch();
+        try (Services services = Services.start(endpoints, settings, Duration.ofMinutes(3))) {
+            back.awaitReady(Duration.ofMinutes(3));
+            front.awaitReady(Duration.ofMinutes(3));
+            return measure(services, front, back);
+        } finally {
+            front.stop(Duration.ofSeconds(20));
+            back.stop(Duration.ofSeconds(20));
+        }
+    }
+
+    private int measure(Services services, ServiceProcess front, ServiceProcess back) throws Exception {
+        String inventory = services.inventory().url();
+        String hot = "bo-hot-" + runId;
+        String soldOut = "bo-none-" + runId;
+        createSku(inventory, services.adminToken(), hot, 1_000_000_000L, null);
+        createSku(inventory, services.adminToken(), soldOut, 0L, null);
+
+        Map<String, List<Long>> processes = new LinkedHashMap<>();
+        Map<Component, List<Long>> servers = new EnumMap<>(Component.class);
+        for (ServerStatus s : stack.status()) {
+            servers.put(s.component(), s.pids());
+        }
+        processes.put("TC", servers.getOrDefault(Component.SEATA, List.of()));
+        processes.put("order-demo", List.of(services.order().pid()));
+        processes.put("inventory-service", List.of(services.inventory().pid()));
+        processes.put("floor-front", List.of(front.pid()));
+        processes.put("floor-back", List.of(back.pid()));
+        processes.put("MariaDB", servers.getOrDefault(Component.MARIADB, List.of()));
+        processes.put("Redis", servers.getOrDefault(Component.REDIS, List.of()));
+        processes.put("RocketMQ", servers.getOrDefault(Component.ROCKETMQ, List.of()));
+        processes.put("bench client", List.of(ProcessHandle.current().pid()));
+
+        Function<OrderPath, List<OrderLoad.Call>> calls = path -> switch (path) {
+            case FLOOR -> repeat(URI.create(front.url() + "/floor/transactions"), i -> "{}");
+            case COMMIT -> repeat(URI.create(services.order().url() + "/orders"),
+                    i -> order("u-" + UUID.randomUUID(), Map.of(hot, 1)));
+            case REFUSED -> repeat(URI.create(services.order().url() + "/orders"),
+                    i -> order("u-" + UUID.randomUUID(), Map.of(soldOut, 1)));
+            case MIX -> demoMix(inventory, services.adminToken(), URI.create(services.order().url() + "/orders"));
+        };
+
+        // not measured: the JIT's first pass over every path
+        out.println("Warm-up (not measured) ...");
+        for (OrderPath path : OrderPath.values()) {
+            OrderLoad.Result warm = load.run(calls.apply(path).subList(0, Math.min(requests, 1024)), CLIENTS);
+            out.printf("  %-10s %,.0f/s %s%n", path, warm.answeredPerSecond(), warm.statuses());
+        }
+
+        Map<OrderPath, List<Run>> runs = new EnumMap<>(OrderPath.class);
+        OrderPath[] order = OrderPath.values();
+        for (int round = 1; round <= rounds; round++) {
+            StringBuilder line = new StringBuilder("round " + round + ":");
+            for (int k = 0; k < order.length; k++) {
+                OrderPath path = order[(k + round - 1) % order.length];
+                List<OrderLoad.Call> prepared = calls.apply(path);
+                ProcCpu.Meter meter = new ProcCpu.Meter(processes);
+                StockSampler stock = path == OrderPath.MIX ? new StockSampler(inventory, mixSkus) : null;
+                meter.start();
+                OrderLoad.Result result = load.run(prepared, CLIENTS);
+                Run run = new Run(path, result, meter.stop());
+                if (stock != null) {
+                    mixStock.addAll(stock.series(Map.of(mixSkus.get(0), "hot, round " + round,
+                            mixSkus.get(1), "second SKU, round " + round)));
+                }
+                runs.computeIfAbsent(path, p -> new ArrayList<>()).add(run);
+                line.append(String.format(" %s %,.0f/s p99 %.0f ms %s;", path, run.perSecond(),
+                        result.percentileMillis(0.99), result.statuses()));
+            }
+            out.println(line);
+        }
+        return report(runs);
+    }
+
+    private int report(Map<OrderPath, List<Run>> runs) throws IOException {
+        StringBuilder text = new StringBuilder();
+        List<String> cpuColumns = List.of("TC", "front", "back", "MariaDB", "Redis", "RocketMQ", "bench client",
+                ProcCpu.MACHINE);
+        text.append(String.format("%n| path | orders/s | p50 / p95 / p99 ms | CPU s per 1,000 orders: %s |%n",
+                String.join(" / ", cpuColumns)));
+        text.append("|---|---|---|---|\n");
+        Map<OrderPath, Double> rate = new EnumMap<>(OrderPath.class);
+        Map<OrderPath, Double> machine = new EnumMap<>(OrderPath.class);
+        boolean clean = true;
+        for (OrderPath path : OrderPath.values()) {
+            List<Run> all = runs.get(path);
+            double perSecond = median(all, Run::perSecond);
+            rate.put(path, perSecond);
+            String front = path == OrderPath.FLOOR ? "floor-front" : "order-demo";
+            String back = path == OrderPath.FLOOR ? "floor-back" : "inventory-service";
+            List<String> cpu = new ArrayList<>();
+            for (String column : cpuColumns) {
+                String process = column.equals("front") ? front : column.equals("back") ? back : column;
+                double value = median(all, r -> r.cpuPerThousand(process));
+                cpu.add(String.format("%.2f", value));
+                if (column.equals(ProcCpu.MACHINE)) {
+                    machine.put(path, value);
+                }
+            }
+            text.append(String.format("| %s | %,.0f | %.0f / %.0f / %.0f | %s |%n", path.label, perSecond,
+                    median(all, r -> r.result().percentileMillis(0.50)),
+                    median(all, r -> r.result().percentileMillis(0.95)),
+                    median(all, r -> r.result().percentileMillis(0.99)), String.join(" / ", cpu)));
+            for (Run run : all) {
+                int unexpected = run.result().status().length - run.served();
+                if (unexpected > 0) {
+                    clean = false;
+                    text.append(String.format("  %s: %d of %d answers were not %s: %s%n", path, unexpected,
+                            run.result().status().length, path.expected == 0 ? "201 or 409" : path.expected,
+                            run.result().statuses()));
+                }
+            }
+        }
+        text.append(String.format("(front = order-demo, back = inventory-service; for the floor, its two apps.)%n"));
+        text.append(String.format("(b)/(a) = %.2f   (c)/(a) = %.2f   (d)/(a) = %.2f   orders/s, medians of %d%n",
+                rate.get(OrderPath.COMMIT) / rate.get(OrderPath.FLOOR), rate.get(OrderPath.REFUSED) / rate.get(OrderPath.FLOOR),
+                rate.get(OrderPath.MIX) / rate.get(OrderPath.FLOOR), rounds));
+        text.append(String.format("CPU per order, whole machine: (b)/(a) = %.2f   (c)/(a) = %.2f%n",
+                machine.get(OrderPath.COMMIT) / machine.get(OrderPath.FLOOR),
+                machine.get(OrderPath.REFUSED) / machine.get(OrderPath.FLOOR)));
+        out.print(text);
+
+        Path dir = stack.config().root().resolve("target/bench-order");
+        Files.createDirectories(dir);
+        Path report = dir.resolve("bench-order-" + runId + ".txt");
+        Files.writeString(report, text.toString());
+        Path svg = dir.resolve("bench-order-" + runId + ".svg");
+        Files.writeString(svg, OrderCharts.overTime("bin/bench-order " + runId + ", " + CLIENTS + " clients, "
+                + requests + " requests per run", runs, mixStock));
+        out.println("report: " + report);
+        out.println("chart:  " + svg);
+        return clean ? 0 : 1;
+    }
+
+    private List<OrderLoad.Call> repeat(URI uri, Function<Integer, String> body) {
+        List<OrderLoad.Call> calls = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            calls.add(new OrderLoad.Call(uri, body.apply(i), Map.of()));
+        }
+        return calls;
+    }
+
+    /**
+     * The demo's sale on fresh SKUs: a hot SKU of a tenth as many units as requests (limit 2 per user), a side SKU of
+     * half that; every buyer wants 1-2 hot units, one in five also a side unit; users drawn from four fifths as many
+     * as buyers; each order with an {@code Idempotency-Key}, as the demo's buyers send it.
+     */
+    private List<OrderLoad.Call> demoMix(String inventory, String token, URI orders) {
+        String suffix = runId + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String hot = "bo-mix-hot-" + suffix;
+        String side = "bo-mix-side-" + suffix;
+        createSku(inventory, token, hot, Math.max(1, requests / 10), 2);
+        createSku(inventory, token, side, Math.max(1, requests / 20), 2);
+        mixSkus = List.of(hot, side);
+        Random random = new Random(42);
+        int users = Math.max(1, requests * 4 / 5);
+        List<OrderLoad.Call> calls = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            Map<String, Integer> units = new TreeMap<>();
+            units.put(hot, 1 + random.nextInt(2));
+            if (random.nextDouble() < 0.2) {
+                units.put(side, 1);
+            }
+            calls.add(new OrderLoad.Call(orders, order("buyer-" + suffix + "-" + random.nextInt(users), units),
+                    Map.of("Idempotency-Key", UUID.randomUUID().toString())));
+        }
+        return calls;
+    }
+
+    private static String order(String user, Map<String, Integer> units) {
+        StringBuilder items = new StringBuilder();
+        units.forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
+                .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
+        return "{\"userId\":\"" + user + "\",\"items\":[" + items + "]}";
+    }
+
+    private void createSku(String inventory, String token, String sku, long stocked, Integer perUserLimit) {
+        String body = "{\"stocked\":" + stocked + (perUserLimit == null ? "" : ",\"perUserLimit\":" + perUserLimit)
+                + "}";
+        try {
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(inventory + "/admin/skus/" + sku))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("cannot create SKU " + sku + ": " + created.statusCode() + " "
+                        + created.body());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create SKU " + sku, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ServiceProcess floorApp(String name, Path jar, int port, int backPort, Path logDir) {
+        Map<String, String> env = new TreeMap<>();
+        env.put("FLOOR_NAME", name);
+        env.put("FLOOR_PORT", Integer.toString(port));
+        env.put("FLOOR_BACK_URL", "http://127.0.0.1:" + backPort);
+        env.put("SEATA_ADDRESS", endpoints.seataAddress());
+        if (endpoints.seataRegistry().equals("nacos")) {
+            env.put("SEATA_REGISTRY", "nacos");
+            env.put("SEATA_NACOS_ADDR", endpoints.nacosAddress());
+        }
+        env.put("ORDERS_DB_URL", endpoints.jdbcUrl("orders"));
+        env.put("ORDERS_DB_USER", endpoints.dbUser("orders"));
+        env.put("ORDERS_DB_PASSWORD", endpoints.dbPassword());
+        return new ServiceProcess(name, jar, port, List.of(), env, logDir.resolve(name + ".log"));
+    }
+
+    private static String projectVersion(Path root) {
+        try {
+            String pom = Files.readString(root.resolve("bench-floor/pom.xml"));
+            int parent = pom.indexOf("<parent>");
+            int start = pom.indexOf("<version>", parent) + "<version>".length();
+            return pom.substring(start, pom.indexOf("</version>", start)).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int port(String variable, int fallback) {
+        String value = System.getenv(variable);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim());
+    }
+
+    static double median(List<Run> runs, Function<Run, Double> value) {
+        return RedisBench.median(runs.stream().map(value).toList());
+    }
+}
