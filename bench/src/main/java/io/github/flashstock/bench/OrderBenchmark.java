@@ -24,6 +24,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -119,6 +120,8 @@ public final class OrderBenchmark {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final OrderLoad load = new OrderLoad();
     private final PrintStream out = System.out;
+    /** The report's first lines: what ran, how. */
+    private final StringBuilder header = new StringBuilder();
     /** The SKUs of the last prepared demo mix: hot, side. */
     private List<String> mixSkus = List.of();
     /** Units available over time in each round's demo mix. */
@@ -147,8 +150,10 @@ public final class OrderBenchmark {
         Path floorJar = Path.of(System.getProperty("flashstock.floor.jar",
                 root.resolve("bench-floor/target").resolve("bench-floor-" + projectVersion(root) + "-exec.jar")
                         .toString()));
-        out.printf("Orders per second end to end, %d clients, %d rounds of %d requests per path (%s, %d cores)%n",
-                CLIENTS, rounds, requests, System.getProperty("os.name"), Runtime.getRuntime().availableProcessors());
+        header.append(String.format("Orders per second end to end, %d clients, %d rounds of %d requests per path (%s,"
+                        + " %d cores)%n", CLIENTS, rounds, requests, System.getProperty("os.name"),
+                Runtime.getRuntime().availableProcessors()));
+        out.print(header);
         out.println("Starting inventory-service, order-demo and the two floor apps (logs in " + logDir + ") ...");
         ServiceProcess back = floorApp("floor-back", floorJar, backPort, backPort, logDir);
         ServiceProcess front = floorApp("floor-front", floorJar, frontPort, backPort, logDir);
@@ -185,6 +190,11 @@ public final class OrderBenchmark {
         processes.put("Redis", servers.getOrDefault(Component.REDIS, List.of()));
         processes.put("RocketMQ", servers.getOrDefault(Component.ROCKETMQ, List.of()));
         processes.put("bench client", List.of(ProcessHandle.current().pid()));
+        String jvms = "JVM options: services " + ProcCpu.jvmOptions(services.order().pid()) + "; floor apps "
+                + ProcCpu.jvmOptions(front.pid()) + "; TC " + processes.get("TC").stream().findFirst()
+                .map(ProcCpu::jvmOptions).orElse("?") + System.lineSeparator();
+        header.append(jvms);
+        out.print(jvms);
 
         Function<OrderPath, List<OrderLoad.Call>> calls = path -> switch (path) {
             case FLOOR -> repeat(URI.create(front.url() + "/floor/transactions"), i -> "{}");
@@ -202,6 +212,8 @@ public final class OrderBenchmark {
             out.printf("  %-10s %,.0f/s %s%n", path, warm.answeredPerSecond(), warm.statuses());
         }
 
+        String profile = System.getProperty("bench.profile", "");
+        OrderPath profiled = profile.isBlank() ? null : OrderPath.valueOf(profile.trim().toUpperCase(Locale.ROOT));
         Map<OrderPath, List<Run>> runs = new EnumMap<>(OrderPath.class);
         OrderPath[] order = OrderPath.values();
         for (int round = 1; round <= rounds; round++) {
@@ -211,9 +223,17 @@ public final class OrderBenchmark {
                 List<OrderLoad.Call> prepared = calls.apply(path);
                 ProcCpu.Meter meter = new ProcCpu.Meter(processes);
                 StockSampler stock = path == OrderPath.MIX ? new StockSampler(inventory, mixSkus) : null;
+                Recordings recordings = path == profiled ? recordings(path, processes) : null;
+                if (recordings != null) {
+                    recordings.start();
+                }
                 meter.start();
                 OrderLoad.Result result = load.run(prepared, CLIENTS);
                 Run run = new Run(path, result, meter.stop());
+                if (recordings != null) {
+                    recordings.stop(path.name().toLowerCase(Locale.ROOT) + "-round" + round)
+                            .forEach(f -> out.println("  recording " + f));
+                }
                 if (stock != null) {
                     mixStock.addAll(stock.series(Map.of(mixSkus.get(0), "hot, round " + round,
                             mixSkus.get(1), "second SKU, round " + round)));
@@ -223,6 +243,7 @@ public final class OrderBenchmark {
                         result.percentileMillis(0.99), result.statuses()));
             }
             out.println(line);
+            header.append(line).append(System.lineSeparator());
         }
         return report(runs);
     }
@@ -278,13 +299,22 @@ public final class OrderBenchmark {
         Path dir = stack.config().root().resolve("target/bench-order");
         Files.createDirectories(dir);
         Path report = dir.resolve("bench-order-" + runId + ".txt");
-        Files.writeString(report, text.toString());
+        Files.writeString(report, header + text.toString());
         Path svg = dir.resolve("bench-order-" + runId + ".svg");
         Files.writeString(svg, OrderCharts.overTime("bin/bench-order " + runId + ", " + CLIENTS + " clients, "
                 + requests + " requests per run", runs, mixStock));
         out.println("report: " + report);
         out.println("chart:  " + svg);
         return clean ? 0 : 1;
+    }
+
+    /** Flight recordings of the JVMs a path's runs go through ({@code -Dbench.profile=PATH}). */
+    private Recordings recordings(OrderPath path, Map<String, List<Long>> processes) {
+        List<String> jvms = path == OrderPath.FLOOR ? List.of("floor-front", "floor-back", "TC")
+                : List.of("order-demo", "inventory-service", "TC", "RocketMQ");
+        Map<String, List<Long>> selected = new LinkedHashMap<>();
+        jvms.forEach(j -> selected.put(j, processes.get(j)));
+        return new Recordings(stack.config().root().resolve("target/bench-order/recordings-" + runId), selected);
     }
 
     private List<OrderLoad.Call> repeat(URI uri, Function<Integer, String> body) {

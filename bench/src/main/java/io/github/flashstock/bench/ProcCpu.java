@@ -33,6 +33,26 @@ final class ProcCpu {
         }
     }
 
+    /**
+     * The heap, GC and JIT options a JVM was started with, from {@code /proc/<pid>/cmdline} (class-data and logging
+     * options left out): what the report says each process ran with.
+     */
+    static String jvmOptions(long pid) {
+        try {
+            String[] args = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).split("\0");
+            StringBuilder options = new StringBuilder();
+            for (String a : args) {
+                if ((a.startsWith("-X") || a.startsWith("-XX:")) && !a.contains("SharedArchiveFile")
+                        && !a.contains("ArchiveClassesAtExit") && !a.startsWith("-Xlog") && !a.startsWith("-Xshare")) {
+                    options.append(options.isEmpty() ? "" : " ").append(a);
+                }
+            }
+            return options.toString();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
     /** Ticks of all the given processes together. */
     static long ticks(List<Long> pids) {
         return pids.stream().mapToLong(ProcCpu::ticks).sum();

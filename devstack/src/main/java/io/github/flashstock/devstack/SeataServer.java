@@ -52,8 +52,9 @@ final class SeataServer extends Server {
     void launch() {
         ensureDir(dir());
         write(dir().resolve("config/application.yml"), applicationYml());
-        List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
-                "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> cmd = new ArrayList<>(List.of(javaExecutable()));
+        cmd.addAll(jvmOptions("devstack.seata.jvm-options",
+                "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"));
         cmd.addAll(classData("seata-server"));
         cmd.addAll(List.of(
                 "-Ddevstack.home=" + marker(),

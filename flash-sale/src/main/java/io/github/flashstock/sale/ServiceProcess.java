@@ -87,8 +87,8 @@ public final class ServiceProcess {
         ended(false);
         launched = UUID.randomUUID().toString();
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions());
         command.addAll(quickStart.archive().options(launched));
         command.addAll(List.of("-Duser.home=" + log.getParent(), "-jar", quickStart.launchJar().toString()));
         command.addAll(args);
@@ -108,6 +108,23 @@ public final class ServiceProcess {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
+    }
+
+    /** Options every service JVM gets unless {@link #JVM_OPTIONS} says otherwise: a quick start on two cores. */
+    static final String DEFAULT_JVM_OPTIONS = "-Xms128m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    /**
+     * System property (or, as {@code FLASHSTOCK_SERVICE_JVM_OPTIONS}, environment variable) with the heap, GC and JIT
+     * options of the service JVMs, separated by spaces; {@code bin/bench-order} compares settings with it.
+     */
+    public static final String JVM_OPTIONS = "flashstock.service.jvm-options";
+
+    static List<String> jvmOptions() {
+        String configured = System.getProperty(JVM_OPTIONS);
+        if (configured == null || configured.isBlank()) {
+            configured = System.getenv("FLASHSTOCK_SERVICE_JVM_OPTIONS");
+        }
+        return List.of((configured == null || configured.isBlank() ? DEFAULT_JVM_OPTIONS : configured).trim()
+                .split("\\s+"));
     }
 
     /** Waits until the service reports UP; fails early, naming the log, when its JVM exits. */
