@@ -2,7 +2,6 @@ package io.github.flashstock.inventory.events;
 
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Folds a stock event into the MySQL ledger. Only a Try's event writes here: its TRIED row (the Try itself touches
@@ -21,8 +20,13 @@ class LedgerFold {
         this.ledger = ledger;
     }
 
-    /** @return true when the event moved the ledger */
-    @Transactional
+    /**
+     * One statement, in autocommit: the insert is atomic on its own, and the events that change nothing (half of them:
+     * every CONFIRMED and CANCELLED) cost no round trip at all, where a transaction around them cost three
+     * ({@code bin/bench-order}, docs/benchmarks.md).
+     *
+     * @return true when the event moved the ledger
+     */
     public boolean fold(StockEventMessage e) {
         return "TRIED".equals(e.phase()) && ledger.insert(e.xid(), e.reservationId(), e.branchId(), e.skuId(),
                 e.quantity(), "TRIED", e.backend()) == 1;

@@ -1,0 +1,85 @@
+package io.github.flashstock.inventory.stock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The MySQL step of Confirm and Cancel against the ledger consumer's TRIED rows, on the real MariaDB and many
+ * threads: whichever of the two writes a reservation's row first, and when a phase is replayed, every row
+ * ends in its phase's state, each confirmed unit is counted in {@code sold} exactly once, and no call fails (a
+ * deadlock between them would fail one). A variant that moved the row first and inserted only when there was none
+ * deadlocked here: an UPDATE that finds no row takes a gap lock, and two phases' inserts into the same gap then
+ * wait on each other. The phase therefore inserts first.
+ */
+class SalesRecordIT extends InventoryITSupport {
+
+    @Autowired
+    SalesRecord sales;
+
+    @Autowired
+    StockLedgerMapper ledger;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void theConsumersTriedRowAndThePhaseMeetInAnyOrderAndCountEachSaleOnce() throws Exception {
+        String sku = "sales-" + UUID.randomUUID();
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked) VALUES (?, 100000)", sku);
+        String xid = "127.0.0.1:8091:" + System.nanoTime();
+        int reservations = 300;
+        List<Callable<Object>> work = new ArrayList<>();
+        for (int i = 0; i < reservations; i++) {
+            String reservation = "r-" + i;
+            long units = 1 + i % 3;
+            boolean confirm = i % 4 != 0;
+            // the consumer's TRIED row beside the phase, which the TC then calls once more (a replay; the TC calls a
+            // branch's phase again only after the last call ended)
+            work.add(() -> ledger.insert(xid, reservation, 1, sku, units, "TRIED", "REDIS"));
+            work.add(() -> {
+                for (int call = 0; call < 2; call++) {
+                    if (confirm) {
+                        sales.confirmed(xid, reservation, 1, sku, units);
+                    } else {
+                        sales.cancelled(xid, reservation, 1, sku, units);
+                    }
+                }
+                return null;
+            });
+        }
+        Collections.shuffle(work);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            for (Future<Object> done : pool.invokeAll(work)) {
+                done.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        long expectedSold = 0;
+        for (int i = 0; i < reservations; i++) {
+            String state = ledger.state(xid, "r-" + i, sku);
+            assertThat(state).as("reservation r-%d", i).isEqualTo(i % 4 != 0 ? "CONFIRMED" : "CANCELLED");
+            if (i % 4 != 0) {
+                expectedSold += 1 + i % 3;
+            }
+        }
+        assertThat(jdbc.queryForObject("SELECT sold FROM sku_stock WHERE sku_id = ?", Long.class, sku))
+                .isEqualTo(expectedSold);
+        assertThat(ledger.confirmedUnits(sku)).isEqualTo(expectedSold);
+    }
+}
