@@ -8,6 +8,7 @@ import io.github.flashstock.devstack.ServerStatus;
 import io.github.flashstock.sale.Charts;
 import io.github.flashstock.sale.ServiceProcess;
 import io.github.flashstock.sale.Services;
+import io.github.flashstock.sale.StockSampler;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

@@ -5,12 +5,15 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,6 +145,7 @@ public final class DemoCli {
         }
         SaleReport report = sale.run(plan);
         report.print(System.out);
+        writeReport(config.root().resolve("target/demo"), saleId, report, sale.lastChart());
 
         System.out.println();
         System.out.println("order-demo         " + services.order().url() + "  (POST /orders, GET /orders/{id}, "
@@ -217,6 +221,25 @@ public final class DemoCli {
             }
             return "published after " + afterAnswers + " answers; NOT in force in Redis 30 s later";
         });
+    }
+
+    /** The report as text and the sale's chart as SVG, beside each other: {@code target/demo/demo-<sale>.txt|svg}. */
+    static void writeReport(Path dir, String saleId, SaleReport report, String svg) {
+        try {
+            Files.createDirectories(dir);
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
+                report.print(out);
+            }
+            Path txt = dir.resolve("demo-" + saleId + ".txt");
+            Path chart = dir.resolve("demo-" + saleId + ".svg");
+            Files.write(txt, text.toByteArray());
+            Files.writeString(chart, svg);
+            System.out.println("report: " + txt);
+            System.out.println("chart:  " + chart + " (orders/s, p99 and stock over the sale; open it in a browser)");
+        } catch (IOException e) {
+            System.out.println("could not write the report files under " + dir + ": " + e);
+        }
     }
 
     private static Optional<String> env(String name) {

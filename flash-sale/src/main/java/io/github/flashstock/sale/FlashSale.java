@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,7 @@ public final class FlashSale {
     private final List<MidSale> midSale = new ArrayList<>();
     private String setup = "";
     private List<Answer> lastAnswers = List.of();
+    private String lastChart = "";
     private boolean readBack = true;
 
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
@@ -115,6 +117,26 @@ public final class FlashSale {
         }
     }
 
+    /**
+     * The last {@link #run} as an SVG: orders answered per second and the p99 latency of each second's answers, and
+     * the units available in Redis of every SKU on sale, over the sale (empty before the first run).
+     */
+    public String lastChart() {
+        return lastChart;
+    }
+
+    private static String chart(SalePlan plan, Collection<long[]> timeline, List<Charts.Series> stock) {
+        long[] doneAt = timeline.stream().mapToLong(t -> t[0]).toArray();
+        long[] latency = timeline.stream().mapToLong(t -> t[1]).toArray();
+        Charts.Series[] perSecond = Charts.perSecond("orders", doneAt, latency);
+        return Charts.svg("Flash sale: " + plan.buyers() + " buyers, " + plan.concurrency() + " at a time", List.of(
+                new Charts.Panel("orders answered per second", "seconds into the sale", "orders/s",
+                        List.of(perSecond[0])),
+                new Charts.Panel("p99 latency of the orders answered in each second", "seconds into the sale", "ms",
+                        List.of(perSecond[1])),
+                new Charts.Panel("units available in Redis", "seconds into the sale", "units", stock)), 2);
+    }
+
     /** Every answer of the last {@link #run}. */
     List<Answer> answers() {
         return lastAnswers;
@@ -126,6 +148,9 @@ public final class FlashSale {
         }
         List<Purchase> purchases = purchases(plan);
         ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
+        // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
+        ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
+        StockSampler stock = new StockSampler(inventoryUrl, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
         AtomicInteger done = new AtomicInteger();
         AtomicInteger confirmed = new AtomicInteger();
         ExecutorService clients = Executors.newFixedThreadPool(plan.concurrency());
@@ -144,6 +169,7 @@ public final class FlashSale {
                 pending.add(clients.submit(() -> {
                     Answer answer = place(purchase);
                     answers.add(answer);
+                    timeline.add(new long[] {System.nanoTime() - start, answer.nanos()});
                     if (answer.status() == 201) {
                         confirmed.incrementAndGet();
                     }
@@ -166,9 +192,11 @@ public final class FlashSale {
             throw new IllegalStateException("the sale stopped: " + e.getMessage(), e);
         } finally {
             ticker.shutdownNow();
+            stock.close();
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         lastAnswers = List.copyOf(answers);
+        lastChart = chart(plan, timeline, stock.series(Map.of()));
         List<String> events = new ArrayList<>();
         for (CompletableFuture<String> f : happened) {
             try {

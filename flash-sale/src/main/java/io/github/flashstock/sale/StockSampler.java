@@ -1,7 +1,6 @@
-package io.github.flashstock.bench;
+package io.github.flashstock.sale;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flashstock.sale.Charts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,17 +16,21 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /** Reads the units available in Redis of some SKUs ({@code GET /skus/{id}/stock}) every 250 ms while a run goes on. */
-final class StockSampler implements AutoCloseable {
+public final class StockSampler implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, List<Double>> times = new LinkedHashMap<>();
     private final Map<String, List<Double>> units = new LinkedHashMap<>();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stock-sampler");
+        t.setDaemon(true);
+        return t;
+    });
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final long start = System.nanoTime();
 
-    StockSampler(String inventoryUrl, List<String> skus) {
+    public StockSampler(String inventoryUrl, List<String> skus) {
         skus.forEach(s -> {
             times.put(s, new ArrayList<>());
             units.put(s, new ArrayList<>());
@@ -54,8 +57,8 @@ final class StockSampler implements AutoCloseable {
         }
     }
 
-    /** Stops sampling; one series per SKU, named {@code prefix + role}. */
-    synchronized List<Charts.Series> series(Map<String, String> names) {
+    /** Stops sampling; one series per SKU, named as {@code names} says (else by its id), seconds from the start. */
+    public synchronized List<Charts.Series> series(Map<String, String> names) {
         close();
         List<Charts.Series> series = new ArrayList<>();
         times.forEach((sku, t) -> series.add(Charts.Series.of(names.getOrDefault(sku, sku), t, units.get(sku))));
