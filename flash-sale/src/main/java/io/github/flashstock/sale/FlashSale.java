@@ -52,6 +52,7 @@ public final class FlashSale {
     private String setup = "";
     private List<Answer> lastAnswers = List.of();
     private String lastChart = "";
+    private String lastStart = "";
     private boolean readBack = true;
 
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
@@ -123,6 +124,31 @@ public final class FlashSale {
      */
     public String lastChart() {
         return lastChart;
+    }
+
+    /**
+     * How the sale began, the part a buyer of a flash sale meets: when the first answer came, when the first tenth of
+     * the orders had theirs, and the p99 latency of that first tenth (empty before the first run).
+     */
+    public String lastStart() {
+        return lastStart;
+    }
+
+    static String startLine(Collection<long[]> timeline) {
+        long[][] byTime = timeline.stream().sorted(java.util.Comparator.comparingLong(t -> t[0]))
+                .toArray(long[][]::new);
+        if (byTime.length == 0) {
+            return "";
+        }
+        int tenth = Math.max(1, byTime.length / 10);
+        long[] firstLatencies = new long[tenth];
+        for (int i = 0; i < tenth; i++) {
+            firstLatencies[i] = byTime[i][1];
+        }
+        java.util.Arrays.sort(firstLatencies);
+        long p99 = firstLatencies[Math.max(0, (int) Math.ceil(0.99 * tenth) - 1)];
+        return String.format("start of the sale: first answer after %.1f s, the first %d answers (a tenth) after %.1f s,"
+                        + " their p99 %,d ms", byTime[0][0] / 1e9, tenth, byTime[tenth - 1][0] / 1e9, p99 / 1_000_000);
     }
 
     private static String chart(SalePlan plan, Collection<long[]> timeline, List<Charts.Series> stock) {
@@ -197,6 +223,7 @@ public final class FlashSale {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         lastAnswers = List.copyOf(answers);
         lastChart = chart(plan, timeline, stock.series(Map.of()));
+        lastStart = startLine(timeline);
         List<String> events = new ArrayList<>();
         for (CompletableFuture<String> f : happened) {
             try {

@@ -38,6 +38,18 @@ public record SalePlan(List<SkuOnSale> skus, int buyers, int distinctUsers, int 
                 buyers, Math.max(1, buyers * 4 / 5), 32, 0.2, 42);
     }
 
+    /**
+     * A warm-up before a sale opens: {@code orders} orders of a SKU of its own ({@code warmup-<saleId>}, stock for
+     * all of them, limit 2 per user), users drawn from as many as there are orders, so that some come back and meet
+     * the limit; {@code clients} at a time. It takes both services through the paths of an order that commits and
+     * of one refused while the JIT, the pools and the lazily built parts of both services warm up, so that the
+     * sale's first buyers do not pay for that.
+     */
+    public static SalePlan warmUp(String saleId, int orders, int clients) {
+        return new SalePlan(List.of(new SkuOnSale("warmup-" + saleId, 2L * orders > Integer.MAX_VALUE
+                ? Integer.MAX_VALUE : 2 * orders, 2, 1)), orders, orders, clients, 0, 7);
+    }
+
     public SalePlan withConcurrency(int clients) {
         return new SalePlan(skus, buyers, distinctUsers, clients, twoSkuShare, seed);
     }
