@@ -149,8 +149,7 @@ public final class OrderBenchmark {
                 .withJarsFromSystemProperties()
                 .withInventoryArgs(configSource).withOrderArgs(configSource);
         Path floorJar = Path.of(System.getProperty("flashstock.floor.jar",
-                root.resolve("bench-floor/target").resolve("bench-floor-" + projectVersion(root) + "-exec.jar")
-                        .toString()));
+                Services.Settings.jar(root, "bench-floor").toString()));
         header.append(String.format("Orders per second end to end, %d clients, %d rounds of %d requests per path (%s,"
                         + " %d cores)%n", CLIENTS, rounds, requests, System.getProperty("os.name"),
                 Runtime.getRuntime().availableProcessors()));
@@ -158,15 +157,28 @@ public final class OrderBenchmark {
         out.println("Starting inventory-service, order-demo and the two floor apps (logs in " + logDir + ") ...");
         ServiceProcess back = floorApp("floor-back", floorJar, backPort, backPort, logDir);
         ServiceProcess front = floorApp("floor-front", floorJar, frontPort, backPort, logDir);
-        back.launch();
-        front.launch();
-        try (Services services = Services.start(endpoints, settings, Duration.ofMinutes(3))) {
-            back.awaitReady(Duration.ofMinutes(3));
-            front.awaitReady(Duration.ofMinutes(3));
-            return measure(services, front, back);
+        // Ctrl-C stops what this benchmark started, as its normal end does
+        Thread stopFloor = new Thread(() -> {
+            front.stop(Duration.ofSeconds(20));
+            back.stop(Duration.ofSeconds(20));
+        }, "bench-order-floor-shutdown");
+        Runtime.getRuntime().addShutdownHook(stopFloor);
+        try {
+            back.launch();
+            front.launch();
+            try (Services services = Services.start(endpoints, settings, Duration.ofMinutes(3))) {
+                Thread stopServices = new Thread(services::close, "bench-order-services-shutdown");
+                Runtime.getRuntime().addShutdownHook(stopServices);
+                back.awaitReady(Duration.ofMinutes(3));
+                front.awaitReady(Duration.ofMinutes(3));
+                int code = measure(services, front, back);
+                Runtime.getRuntime().removeShutdownHook(stopServices);
+                return code;
+            }
         } finally {
             front.stop(Duration.ofSeconds(20));
             back.stop(Duration.ofSeconds(20));
+            Runtime.getRuntime().removeShutdownHook(stopFloor);
         }
     }
 
@@ -174,8 +186,8 @@ public final class OrderBenchmark {
         String inventory = services.inventory().url();
         String hot = "bo-hot-" + runId;
         String soldOut = "bo-none-" + runId;
-        createSku(inventory, services.adminToken(), hot, 1_000_000_000L, null);
-        createSku(inventory, services.adminToken(), soldOut, 0L, null);
+        createSku(inventory, services.adminToken(), hot, 1_000_000_000L, null, 1);
+        createSku(inventory, services.adminToken(), soldOut, 0L, null, 1);
 
         Map<String, List<Long>> processes = new LinkedHashMap<>();
         Map<Component, List<Long>> servers = new EnumMap<>(Component.class);
@@ -223,25 +235,33 @@ public final class OrderBenchmark {
                 OrderPath path = order[(k + round - 1) % order.length];
                 List<OrderLoad.Call> prepared = calls.apply(path);
                 ProcCpu.Meter meter = new ProcCpu.Meter(processes);
-                StockSampler stock = path == OrderPath.MIX ? new StockSampler(inventory, mixSkus) : null;
                 Recordings recordings = path == profiled ? recordings(path, processes) : null;
                 if (recordings != null) {
                     recordings.start();
                 }
-                meter.start();
-                OrderLoad.Result result = load.run(prepared, CLIENTS);
-                Run run = new Run(path, result, meter.stop());
-                if (recordings != null) {
-                    recordings.stop(path.name().toLowerCase(Locale.ROOT) + "-round" + round)
-                            .forEach(f -> out.println("  recording " + f));
-                }
-                if (stock != null) {
-                    mixStock.addAll(stock.series(Map.of(mixSkus.get(0), "hot, round " + round,
-                            mixSkus.get(1), "second SKU, round " + round)));
+                // the stock line's clock starts with the load's (its reads add a little to the mix's inventory and
+                // MariaDB figures: eight a second)
+                StockSampler stock = path == OrderPath.MIX ? new StockSampler(inventory, mixSkus) : null;
+                Run run;
+                try {
+                    meter.start();
+                    run = new Run(path, load.run(prepared, CLIENTS), meter.stop());
+                    if (stock != null) {
+                        mixStock.addAll(stock.series(Map.of(mixSkus.get(0), "hot, round " + round,
+                                mixSkus.get(1), "second SKU, round " + round)));
+                    }
+                } finally {
+                    if (stock != null) {
+                        stock.close();
+                    }
+                    if (recordings != null) {
+                        recordings.stop(path.name().toLowerCase(Locale.ROOT) + "-round" + round)
+                                .forEach(f -> out.println("  recording " + f));
+                    }
                 }
                 runs.computeIfAbsent(path, p -> new ArrayList<>()).add(run);
                 line.append(String.format(" %s %,.0f/s p99 %.0f ms %s;", path, run.perSecond(),
-                        result.percentileMillis(0.99), result.statuses()));
+                        run.result().percentileMillis(0.99), run.result().statuses()));
             }
             out.println(line);
             header.append(line).append(System.lineSeparator());
@@ -335,8 +355,8 @@ public final class OrderBenchmark {
         String suffix = runId + "-" + UUID.randomUUID().toString().substring(0, 8);
         String hot = "bo-mix-hot-" + suffix;
         String side = "bo-mix-side-" + suffix;
-        createSku(inventory, token, hot, Math.max(1, requests / 10), 2);
-        createSku(inventory, token, side, Math.max(1, requests / 20), 2);
+        createSku(inventory, token, hot, Math.max(1, requests / 10), 2, 1);
+        createSku(inventory, token, side, Math.max(1, requests / 20), 2, 1);
         mixSkus = List.of(hot, side);
         Random random = new Random(42);
         int users = Math.max(1, requests * 4 / 5);
@@ -360,9 +380,11 @@ public final class OrderBenchmark {
         return "{\"userId\":\"" + user + "\",\"items\":[" + items + "]}";
     }
 
-    private void createSku(String inventory, String token, String sku, long stocked, Integer perUserLimit) {
+    /** One segment each, as the demo's SKUs: the figures do not depend on the configured default. */
+    private void createSku(String inventory, String token, String sku, long stocked, Integer perUserLimit,
+                           int segments) {
         String body = "{\"stocked\":" + stocked + (perUserLimit == null ? "" : ",\"perUserLimit\":" + perUserLimit)
-                + "}";
+                + ",\"segments\":" + segments + "}";
         try {
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(inventory + "/admin/skus/" + sku))
                     .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
@@ -393,17 +415,6 @@ public final class OrderBenchmark {
         env.put("ORDERS_DB_USER", endpoints.dbUser("orders"));
         env.put("ORDERS_DB_PASSWORD", endpoints.dbPassword());
         return new ServiceProcess(name, jar, port, List.of(), env, logDir.resolve(name + ".log"));
-    }
-
-    private static String projectVersion(Path root) {
-        try {
-            String pom = Files.readString(root.resolve("bench-floor/pom.xml"));
-            int parent = pom.indexOf("<parent>");
-            int start = pom.indexOf("<version>", parent) + "<version>".length();
-            return pom.substring(start, pom.indexOf("</version>", start)).trim();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static int port(String variable, int fallback) {

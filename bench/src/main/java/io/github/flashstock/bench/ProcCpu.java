@@ -10,8 +10,7 @@ import java.util.Map;
 /**
  * CPU time as Linux counts it in {@code /proc}: per process ({@code utime + stime} of {@code /proc/<pid>/stat}, all
  * its threads) and for the whole machine (the busy part of {@code /proc/stat}'s first line). Both are in clock ticks
- * of {@code 1 / CLK_TCK} seconds; CLK_TCK is 100 on every Linux this runs on (it is fixed in the kernel's ABI for
- * these files).
+ * of {@code 1 / CLK_TCK} seconds (USER_HZ), 100 on x86 and ARM Linux, where this runs.
  */
 final class ProcCpu {
 

@@ -54,7 +54,11 @@ final class Recordings {
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -106,12 +106,16 @@ public final class Charts {
     /**
      * Completions per second and the p99 latency of the requests completing in each second, from a run's completion
      * times and latencies (nanoseconds; completion times from the start of the run). Seconds without a completion
-     * count 0 and repeat no latency.
+     * count 0 and repeat no latency. The last second is partial: its count is scaled to a full second when the run
+     * lasted at least half of it, and left out of the rate otherwise (a few answers in a sliver of a second would
+     * draw a false dip or spike).
      *
      * @return two series: [0] per second, [1] p99 in milliseconds
      */
     public static Series[] perSecond(String name, long[] doneAtNanos, long[] latencyNanos) {
-        int seconds = (int) (Arrays.stream(doneAtNanos).max().orElse(0) / 1_000_000_000L) + 1;
+        long end = Arrays.stream(doneAtNanos).max().orElse(0);
+        int seconds = (int) (end / 1_000_000_000L) + 1;
+        double lastPart = (end % 1_000_000_000L) / 1e9;
         List<List<Long>> buckets = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
             buckets.add(new ArrayList<>());
@@ -125,8 +129,13 @@ public final class Charts {
         List<Double> p99 = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
             List<Long> bucket = buckets.get(s);
-            t.add((double) s);
-            rate.add((double) bucket.size());
+            if (s < seconds - 1) {
+                t.add((double) s);
+                rate.add((double) bucket.size());
+            } else if (lastPart >= 0.5) {
+                t.add((double) s);
+                rate.add(bucket.size() / lastPart);
+            }
             if (!bucket.isEmpty()) {
                 long[] sorted = bucket.stream().mapToLong(Long::longValue).sorted().toArray();
                 pt.add((double) s);

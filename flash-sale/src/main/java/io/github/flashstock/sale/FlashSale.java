@@ -222,7 +222,13 @@ public final class FlashSale {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         lastAnswers = List.copyOf(answers);
-        lastChart = chart(plan, timeline, stock.series(Map.of()));
+        try {
+            lastChart = chart(plan, timeline, stock.series(Map.of()));
+        } catch (RuntimeException | Error e) {
+            // no fonts, no chart: the report itself does not depend on it
+            lastChart = "";
+            progress.println("no chart of the sale: " + e);
+        }
         lastStart = startLine(timeline);
         List<String> events = new ArrayList<>();
         for (CompletableFuture<String> f : happened) {

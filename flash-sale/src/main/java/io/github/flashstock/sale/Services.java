@@ -79,7 +79,8 @@ public final class Services implements AutoCloseable {
             return settings;
         }
 
-        static Path jar(Path root, String module) {
+        /** Where a build leaves {@code module}'s runnable jar under {@code root}. */
+        public static Path jar(Path root, String module) {
             return root.resolve(module).resolve("target").resolve(module + "-" + Version.PROJECT + "-exec.jar");
         }
     }

@@ -50,8 +50,8 @@ public final class StockSampler implements AutoCloseable {
                     units.get(sku).add((double) available);
                 }
             }
-        } catch (IOException e) {
-            // a missed sample leaves a gap in the line
+        } catch (IOException | RuntimeException e) {
+            // a missed sample leaves a gap in the line (an exception escaping here would end the sampling)
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -13,17 +13,29 @@ class ChartsTest {
 
     @Test
     void answersAreCountedInTheSecondTheyCameAndEachSecondHasItsOwnP99() {
-        // second 0: three answers of 10, 20 and 300 ms; second 1: none; second 2: one of 50 ms
+        // second 0: three answers of 10, 20 and 300 ms; second 1: none; second 2: one of 50 ms, and the run ends
+        // right after it: that sliver of a second has no rate
         long[] doneAt = {SECOND / 10, SECOND / 2, SECOND - 1, 2 * SECOND + 5};
         long[] latency = {10 * MS, 20 * MS, 300 * MS, 50 * MS};
 
         Charts.Series[] s = Charts.perSecond("run", doneAt, latency);
 
-        assertThat(s[0].x()).containsExactly(0, 1, 2);
-        assertThat(s[0].y()).containsExactly(3, 0, 1);
+        assertThat(s[0].x()).containsExactly(0, 1);
+        assertThat(s[0].y()).containsExactly(3, 0);
         // a second without answers has no latency point, rather than a made-up zero
         assertThat(s[1].x()).containsExactly(0, 2);
         assertThat(s[1].y()).containsExactly(300, 50);
+    }
+
+    @Test
+    void aLastSecondTheRunLastedMostOfIsScaledToAFullSecond() {
+        // one answer in second 0, three in the first 0.75 s of second 1
+        long[] doneAt = {SECOND / 2, SECOND + SECOND / 4, SECOND + SECOND / 2, SECOND + 3 * SECOND / 4};
+
+        Charts.Series[] s = Charts.perSecond("run", doneAt, new long[] {MS, MS, MS, MS});
+
+        assertThat(s[0].x()).containsExactly(0, 1);
+        assertThat(s[0].y()).containsExactly(1, 4);
     }
 
     @Test

@@ -22,8 +22,9 @@ class LedgerFold {
 
     /**
      * One statement, in autocommit: the insert is atomic on its own, and the events that change nothing (half of them:
-     * every CONFIRMED and CANCELLED) cost no round trip at all, where a transaction around them cost three
-     * ({@code bin/bench-order}, docs/benchmarks.md).
+     * every CONFIRMED and CANCELLED) cost no round trip at all, where a transaction around them cost three (autocommit
+     * off, commit, autocommit on). Holding no lock while it waits, the consumer cannot deadlock with a phase's
+     * transaction ({@code SalesRecordIT}).
      *
      * @return true when the event moved the ledger
      */
