@@ -118,6 +118,19 @@ public record DevStackConfig(
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }
 
+    /**
+     * A JVM's heap, GC and JIT options: {@code defaults}, unless system property {@code key} (or its environment
+     * variable, {@code devstack.seata.jvm-options} -> {@code DEVSTACK_SEATA_JVM_OPTIONS}) gives others, separated by
+     * spaces. The defaults of the devstack's and the services' JVMs favour a quick start on two cores (C1 only,
+     * SerialGC); a benchmark can ask for the full JIT instead.
+     */
+    public static List<String> jvmOptions(String key, String defaults) {
+        String configured = Optional.ofNullable(System.getProperty(key))
+                .or(() -> Optional.ofNullable(System.getenv(envName(key))))
+                .filter(v -> !v.isBlank()).orElse(defaults);
+        return List.of(configured.trim().split("\\s+"));
+    }
+
     /** {@code devstack.redis.port} becomes {@code DEVSTACK_REDIS_PORT}. */
     static String envName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');

@@ -146,16 +146,7 @@ abstract class Server {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /**
-     * A Java server's heap, GC and JIT options: {@code defaults}, unless system property {@code key} (or its
-     * environment variable, {@code devstack.seata.jvm-options} -> {@code DEVSTACK_SEATA_JVM_OPTIONS}) gives others,
-     * separated by spaces. The defaults favour a quick start on two cores (C1 only, SerialGC); a benchmark can ask
-     * for the full JIT instead.
-     */
     static List<String> jvmOptions(String key, String defaults) {
-        String configured = Optional.ofNullable(System.getProperty(key))
-                .or(() -> Optional.ofNullable(System.getenv(DevStackConfig.envName(key))))
-                .filter(v -> !v.isBlank()).orElse(defaults);
-        return List.of(configured.trim().split("\\s+"));
+        return DevStackConfig.jvmOptions(key, defaults);
     }
 }

@@ -135,6 +135,9 @@ public final class DemoCli {
 
         String saleId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("MMdd-HHmmss"));
         SalePlan plan = SalePlan.demo(saleId, units, buyers).withConcurrency(clients);
+        if (warmUp > 0) {
+            warmUp(services, token, saleId, warmUp, plan.concurrency());
+        }
         System.out.printf("%nFlash sale %s: %s (%d units, limit %d per user) and %s (%d units); %d buyers, %d at a time%n",
                 saleId, plan.skus().get(0).skuId(), plan.skus().get(0).units(), plan.skus().get(0).perUserLimit(),
                 plan.skus().get(1).skuId(), plan.skus().get(1).units(), plan.buyers(), plan.concurrency());
@@ -145,9 +148,6 @@ public final class DemoCli {
         if (nacosAdmin.isPresent()) {
             sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),
                     plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));
-        }
-        if (warmUp > 0) {
-            warmUp(services, token, saleId, warmUp, plan.concurrency());
         }
         SaleReport report = sale.run(plan);
         report.print(System.out);

@@ -1,5 +1,6 @@
 package io.github.flashstock.sale;
 
+import io.github.flashstock.devstack.DevStackConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -119,12 +120,7 @@ public final class ServiceProcess {
     public static final String JVM_OPTIONS = "flashstock.service.jvm-options";
 
     static List<String> jvmOptions() {
-        String configured = System.getProperty(JVM_OPTIONS);
-        if (configured == null || configured.isBlank()) {
-            configured = System.getenv("FLASHSTOCK_SERVICE_JVM_OPTIONS");
-        }
-        return List.of((configured == null || configured.isBlank() ? DEFAULT_JVM_OPTIONS : configured).trim()
-                .split("\\s+"));
+        return DevStackConfig.jvmOptions(JVM_OPTIONS, DEFAULT_JVM_OPTIONS);
     }
 
     /** Waits until the service reports UP; fails early, naming the log, when its JVM exits. */
