@@ -144,7 +144,8 @@ public final class DemoCli {
         // buyers spread over the order-demo instances, as a load balancer in front of them would
         FlashSale sale = new FlashSale(services.orders().stream().map(ServiceProcess::url).toList(),
                 services.inventory().url(), token, System.out)
-                .describedAs(setup);
+                .describedAs(setup)
+                .charted();
         if (nacosAdmin.isPresent()) {
             sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),
                     plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));

@@ -54,6 +54,7 @@ public final class FlashSale {
     private String lastChart = "";
     private String lastStart = "";
     private boolean readBack = true;
+    private boolean charted = false;
 
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
         this(List.of(orderUrl), inventoryUrl, adminToken, progress);
@@ -95,6 +96,15 @@ public final class FlashSale {
         return this;
     }
 
+    /**
+     * Keeps what {@link #lastChart()} and {@link #lastStart()} need: each answer's time, and the stock of every SKU on
+     * sale read four times a second while the sale goes on (the demo; the tests leave it off).
+     */
+    public FlashSale charted() {
+        this.charted = true;
+        return this;
+    }
+
     /** A line at the head of the report: where configuration and discovery came from, how many instances. */
     public FlashSale describedAs(String line) {
         this.setup = line;
@@ -120,7 +130,7 @@ public final class FlashSale {
 
     /**
      * The last {@link #run} as an SVG: orders answered per second and the p99 latency of each second's answers, and
-     * the units available in Redis of every SKU on sale, over the sale (empty before the first run).
+     * the units available in Redis of every SKU on sale, over the sale (empty unless {@link #charted()}).
      */
     public String lastChart() {
         return lastChart;
@@ -128,7 +138,7 @@ public final class FlashSale {
 
     /**
      * How the sale began, the part a buyer of a flash sale meets: when the first answer came, when the first tenth of
-     * the orders had theirs, and the p99 latency of that first tenth (empty before the first run).
+     * the orders had theirs, and the p99 latency of that first tenth (empty unless {@link #charted()}).
      */
     public String lastStart() {
         return lastStart;
@@ -176,7 +186,9 @@ public final class FlashSale {
         ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
         // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
         ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
-        StockSampler stock = new StockSampler(inventoryUrl, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
+        StockSampler stock = charted
+                ? new StockSampler(inventoryUrl, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
+                : null;
         AtomicInteger done = new AtomicInteger();
         AtomicInteger confirmed = new AtomicInteger();
         ExecutorService clients = Executors.newFixedThreadPool(plan.concurrency());
@@ -218,18 +230,22 @@ public final class FlashSale {
             throw new IllegalStateException("the sale stopped: " + e.getMessage(), e);
         } finally {
             ticker.shutdownNow();
-            stock.close();
+            if (stock != null) {
+                stock.close();
+            }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         lastAnswers = List.copyOf(answers);
-        try {
-            lastChart = chart(plan, timeline, stock.series(Map.of()));
-        } catch (RuntimeException | Error e) {
-            // no fonts, no chart: the report itself does not depend on it
-            lastChart = "";
-            progress.println("no chart of the sale: " + e);
+        if (stock != null) {
+            try {
+                lastChart = chart(plan, timeline, stock.series(Map.of()));
+            } catch (RuntimeException | Error e) {
+                // no fonts, no chart: the report itself does not depend on it
+                lastChart = "";
+                progress.println("no chart of the sale: " + e);
+            }
+            lastStart = startLine(timeline);
         }
-        lastStart = startLine(timeline);
         List<String> events = new ArrayList<>();
         for (CompletableFuture<String> f : happened) {
             try {
