@@ -6,6 +6,8 @@ import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.ServerStatus;
 import io.github.flashstock.sale.Charts;
+import io.github.flashstock.sale.FlashSale;
+import io.github.flashstock.sale.SalePlan;
 import io.github.flashstock.sale.ServiceProcess;
 import io.github.flashstock.sale.Services;
 import io.github.flashstock.sale.StockSampler;
@@ -27,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -212,9 +213,9 @@ public final class OrderBenchmark {
         Function<OrderPath, List<OrderLoad.Call>> calls = path -> switch (path) {
             case FLOOR -> repeat(URI.create(front.url() + "/floor/transactions"), i -> "{}");
             case COMMIT -> repeat(URI.create(services.order().url() + "/orders"),
-                    i -> order("u-" + UUID.randomUUID(), Map.of(hot, 1)));
+                    i -> new FlashSale.Purchase("u-" + UUID.randomUUID(), Map.of(hot, 1)).body());
             case REFUSED -> repeat(URI.create(services.order().url() + "/orders"),
-                    i -> order("u-" + UUID.randomUUID(), Map.of(soldOut, 1)));
+                    i -> new FlashSale.Purchase("u-" + UUID.randomUUID(), Map.of(soldOut, 1)).body());
             case MIX -> demoMix(inventory, services.adminToken(), URI.create(services.order().url() + "/orders"));
         };
 
@@ -347,37 +348,19 @@ public final class OrderBenchmark {
     }
 
     /**
-     * The demo's sale on fresh SKUs: a hot SKU of a tenth as many units as requests (limit 2 per user), a side SKU of
-     * half that; every buyer wants 1-2 hot units, one in five also a side unit; users drawn from four fifths as many
-     * as buyers; each order with an {@code Idempotency-Key}, as the demo's buyers send it.
+     * The demo's sale ({@link SalePlan#demo}: buyers and what they order as {@link FlashSale#purchases} draws them)
+     * on fresh SKUs of a tenth as many hot units as requests, each order with an {@code Idempotency-Key}, as the
+     * demo's buyers send it.
      */
     private List<OrderLoad.Call> demoMix(String inventory, String token, URI orders) {
-        String suffix = runId + "-" + UUID.randomUUID().toString().substring(0, 8);
-        String hot = "bo-mix-hot-" + suffix;
-        String side = "bo-mix-side-" + suffix;
-        createSku(inventory, token, hot, Math.max(1, requests / 10), 2, 1);
-        createSku(inventory, token, side, Math.max(1, requests / 20), 2, 1);
-        mixSkus = List.of(hot, side);
-        Random random = new Random(42);
-        int users = Math.max(1, requests * 4 / 5);
-        List<OrderLoad.Call> calls = new ArrayList<>(requests);
-        for (int i = 0; i < requests; i++) {
-            Map<String, Integer> units = new TreeMap<>();
-            units.put(hot, 1 + random.nextInt(2));
-            if (random.nextDouble() < 0.2) {
-                units.put(side, 1);
-            }
-            calls.add(new OrderLoad.Call(orders, order("buyer-" + suffix + "-" + random.nextInt(users), units),
-                    Map.of("Idempotency-Key", UUID.randomUUID().toString())));
+        SalePlan plan = SalePlan.demo("bo-" + runId + "-" + UUID.randomUUID().toString().substring(0, 8),
+                Math.max(1, requests / 10), requests);
+        for (SalePlan.SkuOnSale sku : plan.skus()) {
+            createSku(inventory, token, sku.skuId(), sku.units(), sku.perUserLimit(), sku.segments());
         }
-        return calls;
-    }
-
-    private static String order(String user, Map<String, Integer> units) {
-        StringBuilder items = new StringBuilder();
-        units.forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
-                .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
-        return "{\"userId\":\"" + user + "\",\"items\":[" + items + "]}";
+        mixSkus = plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList();
+        return FlashSale.purchases(plan).stream().map(p -> new OrderLoad.Call(orders, p.body(),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()))).toList();
     }
 
     /** One segment each, as the demo's SKUs: the figures do not depend on the configured default. */

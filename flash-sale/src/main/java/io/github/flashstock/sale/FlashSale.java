@@ -112,7 +112,15 @@ public final class FlashSale {
     }
 
     /** One buyer's order as planned. */
-    record Purchase(String userId, Map<String, Integer> units) {
+    public record Purchase(String userId, Map<String, Integer> units) {
+
+        /** The {@code POST /orders} body. */
+        public String body() {
+            StringBuilder items = new StringBuilder();
+            units.forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
+                    .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
+            return "{\"userId\":\"" + userId + "\",\"items\":[" + items + "]}";
+        }
     }
 
     /**
@@ -261,7 +269,8 @@ public final class FlashSale {
         }
     }
 
-    static List<Purchase> purchases(SalePlan plan) {
+    /** The plan's buyers and what each orders, the same for the same seed. */
+    public static List<Purchase> purchases(SalePlan plan) {
         Random random = new Random(plan.seed());
         List<Purchase> purchases = new ArrayList<>();
         String hot = plan.skus().get(0).skuId();
@@ -297,10 +306,7 @@ public final class FlashSale {
      * stock or limits) is placed again with a new key, at most three placements in all.
      */
     private Answer place(Purchase purchase) {
-        StringBuilder items = new StringBuilder();
-        purchase.units().forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
-                .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
-        String body = "{\"userId\":\"" + purchase.userId() + "\",\"items\":[" + items + "]}";
+        String body = purchase.body();
         long t0 = System.nanoTime();
         Answer answer = null;
         for (int placement = 1; placement <= 3; placement++) {
