@@ -219,9 +219,10 @@ public final class OrderBenchmark {
             case MIX -> demoMix(inventory, services.adminToken(), URI.create(services.order().url() + "/orders"));
         };
 
+        OrderPath[] order = paths();
         // not measured: the JIT's first pass over every path
         out.println("Warm-up (not measured) ...");
-        for (OrderPath path : OrderPath.values()) {
+        for (OrderPath path : order) {
             OrderLoad.Result warm = load.run(calls.apply(path).subList(0, Math.min(requests, 1024)), CLIENTS);
             out.printf("  %-10s %,.0f/s %s%n", path, warm.answeredPerSecond(), warm.statuses());
         }
@@ -229,7 +230,6 @@ public final class OrderBenchmark {
         String profile = System.getProperty("bench.profile", "");
         OrderPath profiled = profile.isBlank() ? null : OrderPath.valueOf(profile.trim().toUpperCase(Locale.ROOT));
         Map<OrderPath, List<Run>> runs = new EnumMap<>(OrderPath.class);
-        OrderPath[] order = OrderPath.values();
         for (int round = 1; round <= rounds; round++) {
             StringBuilder line = new StringBuilder("round " + round + ":");
             for (int k = 0; k < order.length; k++) {
@@ -280,7 +280,7 @@ public final class OrderBenchmark {
         Map<OrderPath, Double> rate = new EnumMap<>(OrderPath.class);
         Map<OrderPath, Double> machine = new EnumMap<>(OrderPath.class);
         boolean clean = true;
-        for (OrderPath path : OrderPath.values()) {
+        for (OrderPath path : runs.keySet()) {
             List<Run> all = runs.get(path);
             double perSecond = median(all, Run::perSecond);
             rate.put(path, perSecond);
@@ -310,12 +310,8 @@ public final class OrderBenchmark {
             }
         }
         text.append(String.format("(front = order-demo, back = inventory-service; for the floor, its two apps.)%n"));
-        text.append(String.format("(b)/(a) = %.2f   (c)/(a) = %.2f   (d)/(a) = %.2f   orders/s, medians of %d%n",
-                rate.get(OrderPath.COMMIT) / rate.get(OrderPath.FLOOR), rate.get(OrderPath.REFUSED) / rate.get(OrderPath.FLOOR),
-                rate.get(OrderPath.MIX) / rate.get(OrderPath.FLOOR), rounds));
-        text.append(String.format("CPU per order, whole machine: (b)/(a) = %.2f   (c)/(a) = %.2f%n",
-                machine.get(OrderPath.COMMIT) / machine.get(OrderPath.FLOOR),
-                machine.get(OrderPath.REFUSED) / machine.get(OrderPath.FLOOR)));
+        text.append(ratios("orders/s, medians of " + rounds, rate));
+        text.append(ratios("CPU per order, whole machine", machine));
         out.print(text);
 
         Path dir = stack.config().root().resolve("target/bench-order");
@@ -382,6 +378,36 @@ public final class OrderBenchmark {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The paths to run: all four, or those {@code -Dbench.paths} names (e.g. {@code FLOOR,COMMIT}, for a quick look
+     * at one lever; the floor always runs, as every ratio is against it).
+     */
+    static OrderPath[] paths() {
+        String names = System.getProperty("bench.paths", "");
+        if (names.isBlank()) {
+            return OrderPath.values();
+        }
+        Set<OrderPath> chosen = EnumSet.of(OrderPath.FLOOR);
+        for (String name : names.split(",")) {
+            if (!name.isBlank()) {
+                chosen.add(OrderPath.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            }
+        }
+        return chosen.toArray(OrderPath[]::new);
+    }
+
+    /** "(b)/(a) = 0.50   (c)/(a) = 0.60 ...": each path that ran against the floor, then what the figures are. */
+    static String ratios(String what, Map<OrderPath, Double> figures) {
+        StringBuilder line = new StringBuilder();
+        Double floor = figures.get(OrderPath.FLOOR);
+        for (Map.Entry<OrderPath, Double> e : figures.entrySet()) {
+            if (e.getKey() != OrderPath.FLOOR && floor != null) {
+                line.append(String.format("%s/(a) = %.2f   ", e.getKey().label.substring(0, 3), e.getValue() / floor));
+            }
+        }
+        return what + ": " + line.toString().strip() + System.lineSeparator();
     }
 
     private ServiceProcess floorApp(String name, Path jar, int port, int backPort, Path logDir) {
