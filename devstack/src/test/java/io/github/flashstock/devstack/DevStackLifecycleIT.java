@@ -66,14 +66,18 @@ class DevStackLifecycleIT {
             }
             assertThat(stack.isUp(EnumSet.of(Component.REDIS))).as("resumed Redis answers").isTrue();
         } finally {
-            List<Long> pids = pids(stack.status());
-            List<Integer> ports = stack.status().stream().flatMap(s -> s.ports().stream()).toList();
+            List<ServerStatus> before = stack.status();
+            List<Long> pids = pids(before);
+            List<Integer> ports = before.stream().flatMap(s -> s.ports().stream()).toList();
+            // a server that died on its own during the test says why in its log; keep that for the message
+            String died = deadServers(stack, before);
 
             // When it is brought down once
             List<Component> stopped = stack.down();
 
             // Then every process is gone and every port is free
-            assertThat(stopped).containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Component.class));
+            assertThat(stopped).as("servers that had died before down:%s", died)
+                    .containsExactlyInAnyOrderElementsOf(EnumSet.allOf(Component.class));
             assertThat(pids).allSatisfy(pid ->
                     assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
                             .as("process %d alive", pid).isFalse());
@@ -103,6 +107,29 @@ class DevStackLifecycleIT {
     void downWithNothingRunningStopsNothing() {
         DevStack stack = new DevStack(DevStackConfig.from(privateStack(HOME.resolve("empty"))));
         assertThat(stack.down()).isEmpty();
+    }
+
+    /** For each server not running: its name, the free disk space of the stack's home and the tail of its logs. */
+    private static String deadServers(DevStack stack, List<ServerStatus> status) {
+        StringBuilder report = new StringBuilder();
+        for (ServerStatus s : status) {
+            if (s.running()) {
+                continue;
+            }
+            Path dir = stack.config().dataDir(s.component().cliName());
+            report.append("\n").append(s.component()).append(" (").append(dir.toFile().getUsableSpace() >> 20)
+                    .append(" MiB free on its disk)");
+            try (var logs = java.nio.file.Files.list(dir)) {
+                for (Path log : logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                    List<String> lines = java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+                    report.append("\n--- ").append(log.getFileName()).append(", last lines:\n")
+                            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+                }
+            } catch (IOException e) {
+                report.append(": logs not readable: ").append(e);
+            }
+        }
+        return report.isEmpty() ? " none" : report.toString();
     }
 
     private static List<Long> pidsOf(DevStack stack, Component component) {
