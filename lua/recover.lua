@@ -12,7 +12,11 @@
 -- ARGV[4]  per-user limit (0: none)
 -- ARGV[5]  seconds to keep the fence records this closes
 -- ARGV[6]  segment count when the SKU has no stock hash (>= 1)
--- ARGV[7..] the fence keys of open reservations the ledger records as CONFIRMED
+-- ARGV[7..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
+--           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n
+--           pairs (operation id, units: for one towards MySQL, those its counters leave out; towards Redis, those
+--           its counters include)
+-- ARGV[...] after those, the fence keys of open reservations the ledger records as CONFIRMED
 --
 -- Reply {code, available, sold, closed as confirmed, closed as cancelled}
 --   0 RECOVERED  every open (TRIED) reservation is closed: CONFIRMED where ARGV names it (its units are in MySQL's
@@ -23,6 +27,25 @@
 --                nothing changed, since its open reservations may belong to transactions still running
 -- Idempotency: a replay finds NOT_STALE.
 local RECOVERED, NOT_STALE = 0, 1
+
+-- The handovers a rebuild settles (see handover.lua): ARGV[from] = their count n, ARGV[from + 1] = seconds to
+-- remember them, then n pairs (operation id, units). Returns the list and the index after it.
+local function handovers_at(from)
+  local n = tonumber(ARGV[from])
+  local list = {}
+  for i = 1, n do
+    list[i] = {ARGV[from + 2 * i], ARGV[from + 2 * i + 1]}
+  end
+  return list, tonumber(ARGV[from + 1]), from + 2 + 2 * n
+end
+
+-- Marks each handover as applied in Redis with its units, the rebuilt counters having accounted for it; a mark
+-- already there stays as it is.
+local function remember_handovers(stock, list, seconds)
+  for _, h in ipairs(list) do
+    redis.call('SET', stock .. ':handover:' .. h[1], h[2], 'NX', 'EX', seconds)
+  end
+end
 
 -- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
 local function server_id()
@@ -62,7 +85,8 @@ local mysql_reserved = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local retention = tonumber(ARGV[5])
 local confirmed = {}
-for i = 7, #ARGV do
+local handovers, handovers_kept, fences_from = handovers_at(7)
+for i = fences_from, #ARGV do
   confirmed[ARGV[i]] = true
 end
 local sku = fields(stock, 'segments', 'seg_span', 'epoch')
@@ -108,4 +132,5 @@ for s = 0, math.max(span, count) - 1 do
 end
 redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', count, 'epoch', this_server)
+remember_handovers(stock, handovers, handovers_kept)
 return {RECOVERED, available, sold, closed_confirmed, closed_cancelled}

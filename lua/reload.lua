@@ -6,6 +6,10 @@
 -- ARGV[2]  MySQL sold: units sold
 -- ARGV[3]  MySQL reserved: units held by Tries on the MySQL path (not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
+-- ARGV[5..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
+--           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n
+--           pairs (operation id, units: for one towards MySQL, those its counters leave out; towards Redis, those
+--           its counters include)
 --
 -- Reply {code, available, reserved, sold, open reservations}, the values now in Redis
 --   0 RELOADED      sold = MySQL sold; reserved = the open (TRIED) reservations' units, each kept in the segment
@@ -16,6 +20,25 @@
 -- The segment count is kept (1 if the SKU was missing); available units are spread evenly over the active
 -- segments. Buyer counters are left as they are. Idempotency: a replay computes the same state.
 local RELOADED, OPEN_EXCEEDS = 0, 1
+
+-- The handovers a rebuild settles (see handover.lua): ARGV[from] = their count n, ARGV[from + 1] = seconds to
+-- remember them, then n pairs (operation id, units). Returns the list and the index after it.
+local function handovers_at(from)
+  local n = tonumber(ARGV[from])
+  local list = {}
+  for i = 1, n do
+    list[i] = {ARGV[from + 2 * i], ARGV[from + 2 * i + 1]}
+  end
+  return list, tonumber(ARGV[from + 1]), from + 2 + 2 * n
+end
+
+-- Marks each handover as applied in Redis with its units, the rebuilt counters having accounted for it; a mark
+-- already there stays as it is.
+local function remember_handovers(stock, list, seconds)
+  for _, h in ipairs(list) do
+    redis.call('SET', stock .. ':handover:' .. h[1], h[2], 'NX', 'EX', seconds)
+  end
+end
 
 -- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
 local function share_of(units, count, s)
@@ -41,6 +64,7 @@ local stock = KEYS[1]
 local sold = tonumber(ARGV[2])
 local unsold = tonumber(ARGV[1]) - sold - tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
+local handovers, handovers_kept = handovers_at(5)
 local sku = fields(stock, 'segments', 'seg_span')
 local count = tonumber(sku.segments or '1')
 local span = tonumber(sku.seg_span or sku.segments or '1')
@@ -89,4 +113,5 @@ for s = 0, span - 1 do
 end
 redis.call('HSET', stock, 'stocked', unsold + sold, 'available', available, 'reserved', reserved, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', new_span)
+remember_handovers(stock, handovers, handovers_kept)
 return {RELOADED, available, reserved, sold, open}

@@ -7,12 +7,23 @@
 --   sold      = units sold by confirmed reservations
 --   reserved  = units held by open Tries that ran on the MySQL path
 --   available = stocked - sold - reserved, never negative (checked by the database too)
--- A database made by the first release (columns total, locked) is migrated by the service when it starts.
+-- and the MySQL reserve, the units only the MySQL path may sell (docs/design.md, "When Redis is down"):
+--   reserve_available = units of the reserve a MySQL-path Try may take now
+--   reserve_incoming  = units a handover is moving from Redis to the reserve (not sellable by either store until
+--                        Redis has given them up; then they join reserve_available)
+--   reserve_sold      = units sold by confirmed MySQL-path reservations (part of sold)
+-- Redis holds the rest: it may sell stocked - sold - reserved - reserve_available - reserve_incoming, and has
+-- sold sold - reserve_sold. Units move between the two stores only through stock_handover.
+-- A database made by the first release (columns total, locked) is migrated by the service when it starts, and one
+-- made before the reserve gets its two columns then (both 0: everything is Redis's).
 CREATE TABLE IF NOT EXISTS sku_stock (
     sku_id          VARCHAR(64)  NOT NULL,
     stocked         BIGINT       NOT NULL DEFAULT 0,
     sold            BIGINT       NOT NULL DEFAULT 0,
     reserved        BIGINT       NOT NULL DEFAULT 0,
+    reserve_available BIGINT    NOT NULL DEFAULT 0,
+    reserve_incoming  BIGINT    NOT NULL DEFAULT 0,
+    reserve_sold   BIGINT       NOT NULL DEFAULT 0,
     per_user_limit  INT          NULL     COMMENT 'max units one user may buy; NULL = no limit',
     version         BIGINT       NOT NULL DEFAULT 0,
     created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
@@ -20,7 +31,9 @@ CREATE TABLE IF NOT EXISTS sku_stock (
     PRIMARY KEY (sku_id),
     CONSTRAINT ck_sku_stock_counts CHECK (stocked >= 0 AND sold >= 0 AND reserved >= 0),
     CONSTRAINT ck_sku_stock_available CHECK (stocked - sold - reserved >= 0),
-    CONSTRAINT ck_sku_stock_limit CHECK (per_user_limit IS NULL OR per_user_limit > 0)
+    CONSTRAINT ck_sku_stock_limit CHECK (per_user_limit IS NULL OR per_user_limit > 0),
+    CONSTRAINT ck_sku_stock_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0 AND reserve_sold >= 0
+        AND reserve_sold <= sold AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- One row per (global transaction, reservation key, SKU): what a branch did to a SKU and how far it got.
@@ -70,4 +83,31 @@ CREATE TABLE IF NOT EXISTS repair_audit (
     created_at       TIMESTAMP(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     PRIMARY KEY (id),
     KEY idx_repair_audit_sku (sku_id, created_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+-- Every move of units between the Redis store and the MySQL reserve, by operation id (idempotent, audited). MySQL
+-- always goes first, in the transaction that writes the PENDING row, so that MySQL never counts a unit as the
+-- reserve's while Redis may still sell it:
+--   TO_MYSQL: reserve_incoming += units; then Redis gives up at most that many (lua/handover.lua, remembered under
+--             the operation id); then, with the row marked DONE, reserve_incoming -= units and
+--             reserve_available += moved (units Redis did not have stay Redis's).
+--   TO_REDIS: reserve_available -= units; then Redis adds them (lua/handover.lua); then the row is marked DONE.
+-- A PENDING row is an operation under way or cut short: the service completes it, every step being safe to
+-- repeat. units is what was asked, moved what moved.
+CREATE TABLE IF NOT EXISTS stock_handover (
+    operation_id  VARCHAR(128)  NOT NULL,
+    sku_id        VARCHAR(64)   NOT NULL,
+    direction     VARCHAR(8)    NOT NULL COMMENT 'TO_MYSQL | TO_REDIS',
+    units         BIGINT        NOT NULL,
+    moved         BIGINT        NULL COMMENT 'units that moved; NULL while PENDING',
+    state         VARCHAR(8)    NOT NULL COMMENT 'PENDING | DONE',
+    reason        VARCHAR(200)  NOT NULL COMMENT 'who or what asked: an operator, the rebalancer, a restock',
+    created_at    TIMESTAMP(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    updated_at    TIMESTAMP(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (operation_id),
+    KEY idx_stock_handover_sku (sku_id, state),
+    KEY idx_stock_handover_state (state, created_at),
+    CONSTRAINT ck_stock_handover_units CHECK (units > 0 AND (moved IS NULL OR (moved >= 0 AND moved <= units))),
+    CONSTRAINT ck_stock_handover_direction CHECK (direction IN ('TO_MYSQL', 'TO_REDIS')),
+    CONSTRAINT ck_stock_handover_state CHECK (state IN ('PENDING', 'DONE'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

@@ -98,7 +98,7 @@ public class Reconciler {
     }
 
     /** The findings for one SKU. */
-    List<Finding> check(String sku) {
+    public List<Finding> check(String sku) {
         List<Finding> findings = new ArrayList<>();
         SkuStockRow row = skus.find(sku);
         if (row == null) {
@@ -183,8 +183,9 @@ public class Reconciler {
 
     /**
      * Redis against MySQL: the units Redis has not sold ({@code available + reserved}) must be what MySQL has
-     * available to it ({@code stocked - sold - reserved}, MySQL's reserved being the MySQL path's), and both must
-     * have sold the same units.
+     * available to it ({@code stocked - sold - reserved - reserve_available - reserve_incoming}: MySQL's
+     * reserved being the MySQL path's, and the reserve being the MySQL path's to sell), and Redis must have sold what MySQL records as sold
+     * from Redis ({@code sold - reserve_sold}).
      */
     private Optional<Map<String, Object>> drift(String sku) {
         return drift(redis.read(sku), skus.find(sku));
@@ -193,19 +194,24 @@ public class Reconciler {
     /** The arithmetic of {@link #drift(String)}: the facts of a disagreement, empty when the stores agree. */
     static Optional<Map<String, Object>> drift(Optional<RedisStock> redis, SkuStockRow mysql) {
         if (redis.isEmpty()) {
-            return Optional.of(Map.of("redisMissing", true, "mysqlAvailable", mysql.available()));
+            return Optional.of(Map.of("redisMissing", true, "mysqlAvailable", mysql.redisAvailable()));
         }
         RedisStock r = redis.get();
-        if (r.unsold() == mysql.available() && r.sold() == mysql.sold()) {
+        if (r.unsold() == mysql.redisAvailable() && r.sold() == mysql.redisSold()) {
             return Optional.empty();
         }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("redisUnsold", r.unsold());
-        facts.put("mysqlAvailable", mysql.available());
-        facts.put("unsoldDifference", r.unsold() - mysql.available());
+        facts.put("mysqlAvailable", mysql.redisAvailable());
+        facts.put("unsoldDifference", r.unsold() - mysql.redisAvailable());
         facts.put("redisSold", r.sold());
-        facts.put("mysqlSold", mysql.sold());
-        facts.put("soldDifference", r.sold() - mysql.sold());
+        facts.put("mysqlSold", mysql.redisSold());
+        facts.put("soldDifference", r.sold() - mysql.redisSold());
+        if (mysql.reserveAvailable() != 0 || mysql.reserveIncoming() != 0 || mysql.reserveSold() != 0) {
+            facts.put("reserveAvailable", mysql.reserveAvailable());
+            facts.put("reserveIncoming", mysql.reserveIncoming());
+            facts.put("reserveSold", mysql.reserveSold());
+        }
         return Optional.of(facts);
     }
 

@@ -39,10 +39,12 @@ public class StockCatalog {
     private final RedisStockReader reader;
     private final ReloadScript reload;
     private final SalesRecord record;
+    private final RedisRebuilds rebuilds;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload, SalesRecord record) {
+                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds) {
+        this.rebuilds = rebuilds;
         this.record = record;
         this.skus = skus;
         this.init = init;
@@ -115,16 +117,19 @@ public class StockCatalog {
             return running.join();
         }
         try {
-            SkuStockRow row = skus.find(skuId);
-            boolean loaded = row != null;
-            if (loaded) {
-                InitOutcome outcome = init.run(skuId, row.available(), row.sold(),
-                        row.perUserLimit() == null ? 0 : row.perUserLimit(), 1);
-                if (outcome instanceof InitOutcome.Created) {
-                    log.info("loaded SKU {} into Redis from MySQL: {} available, {} sold", skuId, row.available(),
-                            row.sold());
+            boolean loaded = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
+                if (basis.row() == null) {
+                    return false;
                 }
-            }
+                InitOutcome outcome = init.run(skuId, basis.available(), basis.sold(), basis.limit(), 1,
+                        basis.handovers());
+                if (outcome instanceof InitOutcome.Created) {
+                    log.info("loaded SKU {} into Redis from MySQL: {} available, {} sold", skuId, basis.available(),
+                            basis.sold());
+                }
+                return true;
+            }).orElseThrow(() -> new IllegalStateException("SKU " + skuId + " is being rebuilt in Redis right now;"
+                    + " try again in a moment"));
             mine.complete(loaded);
             return loaded;
         } catch (RuntimeException e) {
@@ -152,13 +157,10 @@ public class StockCatalog {
      * instances (a Redis lock per SKU).
      */
     public Rebuild rebuild(String skuId) {
-        SkuStockRow row = skus.find(skuId);
-        if (row == null) {
-            return new Rebuild.Unknown();
-        }
-        return reload.run(skuId, row.stocked(), row.sold(), row.reserved(),
-                        row.perUserLimit() == null ? 0 : row.perUserLimit(), Duration.ofSeconds(30))
-                .<Rebuild>map(Rebuild.Done::new)
+        return rebuilds.<Rebuild>rebuild(skuId, Duration.ofSeconds(30), basis -> basis.row() == null
+                        ? new Rebuild.Unknown()
+                        : new Rebuild.Done(reload.runLocked(skuId, basis.stocked(), basis.sold(), basis.notRedis(),
+                        basis.limit(), basis.handovers())))
                 .orElseGet(Rebuild.InProgress::new);
     }
 

@@ -45,6 +45,10 @@ public class StockModelMigration implements InitializingBean {
         if (migrateMysql(TABLE)) {
             log.info("stock model: {} columns total, locked renamed to stocked, reserved", TABLE);
         }
+        if (addReserve(TABLE)) {
+            log.info("stock model: {} got the MySQL reserve's columns (reserve_available, reserve_incoming,"
+                    + " reserve_sold; all 0: every unit stays Redis's)", TABLE);
+        }
         int migrated = migrateRedis(jdbc.queryForList("SELECT sku_id FROM " + TABLE, String.class));
         if (migrated > 0) {
             log.info("stock model: {} SKU(s) moved to the stocked/available/reserved/sold fields in Redis", migrated);
@@ -70,6 +74,27 @@ public class StockModelMigration implements InitializingBean {
                 + " RENAME COLUMN total TO stocked, RENAME COLUMN locked TO reserved,"
                 + " ADD CONSTRAINT " + ck + "_counts CHECK (stocked >= 0 AND sold >= 0 AND reserved >= 0),"
                 + " ADD CONSTRAINT " + ck + "_available CHECK (stocked - sold - reserved >= 0)");
+        return true;
+    }
+
+    /**
+     * Adds the MySQL reserve's columns to a {@code table} made before them, with their constraint, in one statement.
+     *
+     * @return true when they were added, false when the table had them
+     */
+    boolean addReserve(String table) {
+        Integer has = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                + " DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'reserve_available'", Integer.class, table);
+        if (has != null && has > 0) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table
+                + " ADD COLUMN reserve_available BIGINT NOT NULL DEFAULT 0 AFTER reserved,"
+                + " ADD COLUMN reserve_incoming BIGINT NOT NULL DEFAULT 0 AFTER reserve_available,"
+                + " ADD COLUMN reserve_sold BIGINT NOT NULL DEFAULT 0 AFTER reserve_incoming,"
+                + " ADD CONSTRAINT ck_" + table + "_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0"
+                + " AND reserve_sold >= 0 AND reserve_sold <= sold"
+                + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0)");
         return true;
     }
 

@@ -60,6 +60,7 @@ public class StockRecovery implements DisposableBean {
     private final RecoverySettings settings;
     private final InventorySettings inventory;
     private final MeterRegistry meters;
+    private final RedisRebuilds rebuilds;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     /** The pending SKUs a Try asked for (buyers wait for them), as against those a round found stale. */
     private final Set<String> asked = ConcurrentHashMap.newKeySet();
@@ -72,7 +73,9 @@ public class StockRecovery implements DisposableBean {
 
     public StockRecovery(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
                          RecoverScript script, EpochScript epochs, OpenTransactions coordinator,
-                         RecoverySettings settings, InventorySettings inventory, MeterRegistry meters) {
+                         RecoverySettings settings, InventorySettings inventory, MeterRegistry meters,
+                         RedisRebuilds rebuilds) {
+        this.rebuilds = rebuilds;
         this.skus = skus;
         this.ledger = ledger;
         this.reader = reader;
@@ -161,19 +164,19 @@ public class StockRecovery implements DisposableBean {
     }
 
     private boolean rebuild(String skuId) {
-        SkuStockRow row = skus.find(skuId);
-        if (row == null) {
-            return true;
-        }
-        List<String> confirmed = new ArrayList<>();
-        for (RedisStockReader.OpenReservation open : reader.openReservations(skuId)) {
-            if ("CONFIRMED".equals(ledger.state(open.xid(), open.reservationId(), skuId))) {
-                confirmed.add(StockKeys.fence(skuId, open.xid(), open.reservationId()));
+        Optional<RecoverScript.Outcome> done = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
+            if (basis.row() == null) {
+                return new RecoverScript.NotStale(); // MySQL does not know it: nothing to build
             }
-        }
-        Optional<RecoverScript.Outcome> done = script.run(skuId, row.stocked(), row.sold(), row.reserved(),
-                row.perUserLimit() == null ? 0 : row.perUserLimit(), inventory.fenceRetention(), 1, confirmed,
-                Duration.ofSeconds(30));
+            List<String> confirmed = new ArrayList<>();
+            for (RedisStockReader.OpenReservation open : reader.openReservations(skuId)) {
+                if ("CONFIRMED".equals(ledger.state(open.xid(), open.reservationId(), skuId))) {
+                    confirmed.add(StockKeys.fence(skuId, open.xid(), open.reservationId()));
+                }
+            }
+            return script.runLocked(skuId, basis.stocked(), basis.sold(), basis.notRedis(), basis.limit(),
+                    inventory.fenceRetention(), 1, confirmed, basis.handovers());
+        });
         if (done.isEmpty()) {
             return false; // another rebuild holds the lock; the next round looks again
         }

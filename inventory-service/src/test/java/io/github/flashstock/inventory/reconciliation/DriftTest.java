@@ -17,7 +17,7 @@ class DriftTest {
     }
 
     private static SkuStockRow mysql(long stocked, long sold, long reserved) {
-        return new SkuStockRow("s", stocked, sold, reserved, null, 0);
+        return new SkuStockRow("s", stocked, sold, reserved, 0, 0, 0, null, 0);
     }
 
     @Test

@@ -15,15 +15,20 @@ public interface SkuStockMapper {
             + "VALUES (#{skuId}, #{stocked}, 0, 0, #{limit})")
     int create(@Param("skuId") String skuId, @Param("stocked") long stocked, @Param("limit") Integer limit);
 
-    @Select("SELECT sku_id, stocked, sold, reserved, per_user_limit, version FROM sku_stock WHERE sku_id = #{skuId}")
+    @Select("SELECT sku_id, stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
+            + " per_user_limit, version"
+            + " FROM sku_stock WHERE sku_id = #{skuId}")
     SkuStockRow find(@Param("skuId") String skuId);
 
     @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
     List<String> skuIds();
 
-    /** Records a confirmed sale; 0 rows when the row would go below zero available (drift: never silently). */
+    /**
+     * Records a confirmed sale of units Redis held; 0 rows when the row would go below zero available in Redis's
+     * share (drift: never silently).
+     */
     @Update("UPDATE sku_stock SET sold = sold + #{units}, version = version + 1 "
-            + "WHERE sku_id = #{skuId} AND stocked - sold - reserved >= #{units}")
+            + "WHERE sku_id = #{skuId} AND stocked - sold - reserved - reserve_available - reserve_incoming >= #{units}")
     int sell(@Param("skuId") String skuId, @Param("units") long units);
 
     /** @return 1 when this operation is new for the SKU, 0 when it was recorded before (a replay) */

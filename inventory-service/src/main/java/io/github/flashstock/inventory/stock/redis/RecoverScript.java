@@ -47,12 +47,23 @@ public class RecoverScript {
     public Optional<Outcome> run(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                                    Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
                                    Duration lockFor) {
+        return RebuildLock.holding(redis, skuId, lockFor, () -> runLocked(skuId, mysqlStocked, mysqlSold,
+                mysqlReserved, limit, fenceRetention, segmentsIfMissing, confirmedFences, HandoverMarks.NONE));
+    }
+
+    /**
+     * The script alone, for a caller that holds the SKU's {@link RebuildLock} already; marks {@code handovers}
+     * applied when it rebuilds.
+     */
+    public Outcome runLocked(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
+                             Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
+                             HandoverMarks handovers) {
         List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
                 Long.toString(mysqlReserved), Integer.toString(limit), Long.toString(fenceRetention.toSeconds()),
                 Integer.toString(segmentsIfMissing)));
+        args.addAll(handovers.args());
         args.addAll(confirmedFences);
-        return RebuildLock.holding(redis, skuId, lockFor,
-                () -> decode(redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray())));
+        return decode(redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray()));
     }
 
     private static Outcome decode(List<Long> reply) {

@@ -73,4 +73,9 @@ public final class StockKeys {
     public static String restockOperation(String skuId, String operationId) {
         return stock(skuId) + ":op:" + operationId;
     }
+
+    /** The marker of a handover's Redis step ({@code handover.lua}): the units it moved, under its operation id. */
+    public static String handover(String skuId, String operationId) {
+        return stock(skuId) + ":handover:" + operationId;
+    }
 }

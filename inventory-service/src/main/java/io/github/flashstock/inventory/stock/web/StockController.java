@@ -23,7 +23,12 @@ class StockController {
     record RedisSide(long stocked, long available, long reserved, long sold, int perUserLimit, int segments, List<RedisStock.Segment> segmentDetails) {
     }
 
-    record MysqlSide(long stocked, long available, long reserved, long sold, Integer perUserLimit, long version) {
+    /** The reserve: what only the MySQL path may sell ({@code available}), what is on its way there, what it sold. */
+    record Reserve(long available, long incoming, long sold) {
+    }
+
+    record MysqlSide(long stocked, long available, long reserved, long sold, Reserve reserve, Integer perUserLimit,
+                     long version) {
     }
 
     record StockResponse(String skuId, RedisSide redis, MysqlSide mysql) {
@@ -31,7 +36,8 @@ class StockController {
 
     /**
      * The SKU in Redis and in MySQL, side by side, in the same words: stocked, available, reserved, sold (always
-     * {@code available + reserved + sold == stocked} on each side), plus Redis's segments.
+     * {@code available + reserved + sold == stocked} on each side), plus Redis's segments and MySQL's reserve (part
+     * of MySQL's {@code available} and {@code sold}: the units only the MySQL path may sell, and those it sold).
      */
     @GetMapping("/skus/{skuId}/stock")
     ResponseEntity<?> stock(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId) {
@@ -42,6 +48,7 @@ class StockController {
                     r == null ? null : new RedisSide(r.stocked(), r.available(), r.reserved(), r.sold(),
                             r.limit(), r.segments(), r.segmentsView()),
                     m == null ? null : new MysqlSide(m.stocked(), m.available(), m.reserved(), m.sold(),
+                            new Reserve(m.reserveAvailable(), m.reserveIncoming(), m.reserveSold()),
                             m.perUserLimit(), m.version())));
         }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }

@@ -39,7 +39,8 @@ class ScriptContractTest {
             "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
             "recover.lua, RECOVERED NOT_STALE",
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
-            "release.lua, RELEASED NOT_HELD"})
+            "release.lua, RELEASED NOT_HELD",
+            "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -57,6 +58,7 @@ class ScriptContractTest {
             case "recover.lua" -> RecoverScript.Code.values();
             case "epoch.lua" -> EpochScript.Code.values();
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
+            case "handover.lua" -> HandoverScript.Code.values();
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
@@ -68,7 +70,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "recover.lua", "epoch.lua"})
+            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -83,9 +85,10 @@ class ScriptContractTest {
     @ParameterizedTest
     @CsvSource({
             "now_millis, try.lua confirm.lua cancel.lua recover.lua",
-            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua",
-            "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua",
-            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua",
+            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua"
+                    + " handover.lua",
+            "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua handover.lua",
+            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua handover.lua",
             "append_event, try.lua confirm.lua cancel.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
         Map<String, String> copies = new LinkedHashMap<>();
@@ -103,7 +106,7 @@ class ScriptContractTest {
     /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         String helper = helper(script, "now_millis");
@@ -119,7 +122,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua"})
     void eventsAreAppendedOnlyThroughTheSharedHelper(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         boolean phase = List.of("try.lua", "confirm.lua", "cancel.lua").contains(script);
@@ -133,7 +136,8 @@ class ScriptContractTest {
     }
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
-            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua");
+            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua",
+            "handover.lua");
 
     /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
     private static String helper(String script, String name) throws IOException {
