@@ -13,12 +13,14 @@
 --   2 NO_RECORD        no record: the Try never ran here (an empty rollback); a CANCELLED tombstone now refuses
 --                      a late Try
 --   3 ENDED_OTHERWISE  the reservation was confirmed; a Cancel cannot undo that; nothing changed
+--   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
+--                      nothing changed; the Cancel is the MySQL store's
 -- Events: APPLIED appends a CANCELLED event to the SKU's stream in this same call (see try.lua).
--- (The same four names as confirm.lua's: one decoder, PhaseOutcome, reads both.)
+-- (The same five names as confirm.lua's first five: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once.
 
 -- Reply codes, as the header lists them.
-local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE = 0, 1, 2, 3
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL = 0, 1, 2, 3, 4
 
 -- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
@@ -47,6 +49,37 @@ local function fields(key, ...)
   return named
 end
 
+-- Gives a TRIED reservation's units back: out of reserved and into available, in the segments its record names
+-- (units of a draining segment, one beyond the active count since a resegment, go to an active one, and an
+-- emptied draining segment goes), and the buyer's count down by them; the record leaves the open set. The caller
+-- sets the record's new state.
+local function release_reservation(stock, fence, record)
+  local quantity = tonumber(record.quantity)
+  local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
+  for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
+    local s = tonumber(segment)
+    local units = tonumber(take)
+    local key = stock .. ':seg:' .. s
+    local reserved = redis.call('HINCRBY', key, 'reserved', -units)
+    if s >= count then
+      -- Tries no longer search a draining segment, so the released units become available in an active one
+      redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
+      if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
+        redis.call('DEL', key)
+      end
+    else
+      redis.call('HINCRBY', key, 'available', units)
+    end
+  end
+  redis.call('HINCRBY', stock, 'reserved', -quantity)
+  redis.call('HINCRBY', stock, 'available', quantity)
+  local buyer = stock .. ':buyer:' .. record.user
+  if redis.call('DECRBY', buyer, quantity) <= 0 then
+    redis.call('DEL', buyer)
+  end
+  redis.call('SREM', stock .. ':open', fence)
+end
+
 local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]
 local retention = tonumber(ARGV[3])
@@ -67,33 +100,12 @@ end
 if state == 'CONFIRMED' then
   return {ENDED_OTHERWISE, quantity}
 end
-
-local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
-for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
-  local s = tonumber(segment)
-  local units = tonumber(take)
-  local key = stock .. ':seg:' .. s
-  local reserved = redis.call('HINCRBY', key, 'reserved', -units)
-  if s >= count then
-    -- A draining segment (beyond the active count since a resegment): Tries no longer search it, so the
-    -- released units become available in an active segment, and the segment goes once it is empty.
-    redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
-    if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
-      redis.call('DEL', key)
-    end
-  else
-    redis.call('HINCRBY', key, 'available', units)
-  end
-end
-redis.call('HINCRBY', stock, 'reserved', -quantity)
-redis.call('HINCRBY', stock, 'available', quantity)
-local buyer = stock .. ':buyer:' .. record.user
-if redis.call('DECRBY', buyer, quantity) <= 0 then
-  redis.call('DEL', buyer)
+if state == 'MYSQL' then
+  return {HELD_IN_MYSQL, quantity}
 end
 
+release_reservation(stock, fence, record)
 redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
 redis.call('EXPIRE', fence, retention)
-redis.call('SREM', stock .. ':open', fence)
 append_event(stock, 'CANCELLED', millis, {{ARGV[1], ARGV[2], record.branch or '', quantity, record.user or ''}})
 return {APPLIED, quantity}

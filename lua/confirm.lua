@@ -8,28 +8,34 @@
 -- ARGV[3]  seconds to keep the finished record (it must outlive any retry of this transaction)
 -- ARGV[4]  units of this SKU the reservation holds, as the branch's action context says (used without a record)
 -- ARGV[5]  the buyer's user id (likewise)
+-- ARGV[6]  1: a missing record is recovered (codes 5 and 6); 0: a missing record is only reported (code 7), for
+--          the caller to find out first whether the MySQL store holds the reservation (its Try ran there)
 --
 -- Reply {code, quantity}
 --   0 APPLIED          the TRIED record is now CONFIRMED: reserved -= q (SKU and segments), sold += q (SKU)
 --   1 ALREADY_APPLIED  the record is CONFIRMED already: a replay, nothing changed
 --   2 NO_RECORD        no record and no stock hash for the SKU: nothing changed (the reconciler reports the SKU)
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
---   4 RECOVERED        no record: q units were taken from available stock (active segments in order) and sold,
+--   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
+--                      nothing changed; the Confirm is the MySQL store's
+--   5 RECOVERED        no record: q units were taken from available stock (active segments in order) and sold,
 --                      the buyer's count raised, and a CONFIRMED record (recovered = 1) written, so a replay
 --                      finds ALREADY_APPLIED
---   5 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
+--   6 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
 --                      is taken; a CONFIRMED record (quantity 0, oversold = q) is written, and <KEYS[1]>:oversold
 --                      gets the fence key -> q, which the reconciler reports until an operator settles it
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
 --                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
+--   7 UNRECORDED       no record, the SKU exists, and ARGV[6] is 0: nothing changed
 -- Events: APPLIED and RECOVERED append a CONFIRMED event to the SKU's stream in this same call (see try.lua).
--- (Codes 0-3 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
+-- (Codes 0-4 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
-local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD = 0, 1, 2, 3, 4, 5
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED =
+  0, 1, 2, 3, 4, 5, 6, 7
 
 -- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
@@ -74,6 +80,9 @@ if not state then
   local sku = fields(stock, 'segments', 'available', 'epoch')
   if not sku.segments then
     return {NO_RECORD, 0}
+  end
+  if ARGV[6] ~= '1' then
+    return {UNRECORDED, 0}
   end
   local units = tonumber(ARGV[4])
   local user = ARGV[5]
@@ -122,6 +131,9 @@ if state == 'CONFIRMED' then
 end
 if state == 'CANCELLED' then
   return {ENDED_OTHERWISE, quantity}
+end
+if state == 'MYSQL' then
+  return {HELD_IN_MYSQL, quantity}
 end
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '1')

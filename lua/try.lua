@@ -21,10 +21,12 @@
 -- Reply: four integers {code, line, a, b} per reservation, in the order given; line is the 1-based index of the
 -- reservation's line that decided (0: the whole reservation).
 --   0 RESERVED            every line without a record is now reserved (available -= q, reserved += q)
---   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record: a replay, nothing changed
+--   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record, or one saying the MySQL store holds
+--                         the reservation (state MYSQL, see mirror.lua): a replay, nothing changed
 --   2 INSUFFICIENT_STOCK  a = units available on the SKU
 --   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds
---   4 RESERVATION_CANCELLED    a Cancel for this reservation came before this Try (anti-suspension)
+--   4 RESERVATION_CANCELLED    a Cancel for this reservation came before this Try (anti-suspension), or the
+--                              MySQL store cancelled it (a CANCELLED record written by mirror.lua)
 --   5 UNKNOWN_SKU         the SKU has no stock hash in Redis (not created, or not loaded yet)
 --   6 STALE_SKU           the SKU's stock was built on another Redis process than this one (its epoch field is not
 --                         this server's run id): this server restarted or a replica took over since, and may have

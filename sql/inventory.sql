@@ -37,7 +37,11 @@ CREATE TABLE IF NOT EXISTS sku_stock (
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- One row per (global transaction, reservation key, SKU): what a branch did to a SKU and how far it got.
--- The unique key makes a replayed Confirm or Cancel a no-op.
+-- The unique key makes a replayed Confirm or Cancel a no-op. Rows of Tries that ran in Redis (backend REDIS) are
+-- written by the ledger consumer from their stock events and moved on by the second phases; rows of Tries on the
+-- MySQL path (backend MYSQL, against the reserve) are written by the Try itself, in the transaction that takes the
+-- units, and are the MySQL store's fence: a CANCELLED row refuses a late Try. A Cancel that found nothing anywhere
+-- leaves a CANCELLED MYSQL row with redis_mirrored = 1 (a tombstone).
 CREATE TABLE IF NOT EXISTS stock_ledger (
     id               BIGINT       NOT NULL AUTO_INCREMENT,
     xid              VARCHAR(128) NOT NULL,
@@ -47,12 +51,17 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     quantity         INT          NOT NULL,
     state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED',
     backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try reserved the units',
+    user_id          VARCHAR(64)  NULL     COMMENT 'the buyer: per-user limits count both stores from here',
+    redis_mirrored   TINYINT      NOT NULL DEFAULT 1
+        COMMENT 'MYSQL rows: 0 until Redis reflects the row''s state (lua/mirror.lua: fence record, buyer count)',
     created_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     updated_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
     PRIMARY KEY (id),
     UNIQUE KEY uk_stock_ledger_branch (xid, reservation_key, sku_id),
     KEY idx_stock_ledger_sku_state (sku_id, state),
     KEY idx_stock_ledger_state_updated (state, updated_at),
+    KEY idx_stock_ledger_buyer (sku_id, user_id),
+    KEY idx_stock_ledger_store (backend, redis_mirrored),
     CONSTRAINT ck_stock_ledger_quantity CHECK (quantity > 0),
     CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED')),
     CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))

@@ -25,7 +25,10 @@ import java.util.Set;
  *       reservation per call; and again with max-batch reservations per call, the shape of the coalesced calls, as
  *       the ceiling of what Redis does with such calls; and both again with the script's stock-event append cut out
  *       (the {@code XADD} of the call's TRIED events), which prices writing the events in the script;</li>
- *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients.</li>
+ *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients;
+ *       and beside it the service's MySQL store in-process ({@link MysqlBench}: the Try path while Redis cannot take
+ *       Tries, a ledger row plus the conditional update of the reserve in one transaction), 50 callers, once
+ *       without and once with a per-user limit.</li>
  * </ol>
  * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)
  * requires; one more row runs the coalesced Java path with the server set to {@code everysec} for that run (what
@@ -70,11 +73,15 @@ public final class TryBenchmark {
         List<Double> noEvents = new ArrayList<>();
         List<Double> noEventsBatched = new ArrayList<>();
         List<Double> mysql = new ArrayList<>();
+        List<Double> mysqlStore = new ArrayList<>();
+        List<Double> mysqlStoreLimited = new ArrayList<>();
         System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores); "
                         + "coalescing max-batch %d, in-flight %d%n", CLIENTS, requests, System.getProperty("os.name"),
                 Runtime.getRuntime().availableProcessors(), RedisBench.COALESCING.maxBatch(),
                 RedisBench.COALESCING.inFlight());
-        try (RedisBench bench = new RedisBench(e)) {
+        try (RedisBench bench = new RedisBench(e); MysqlBench store = new MysqlBench(e, CLIENTS)) {
+            // JIT warm-up of the MySQL store's path, not measured
+            store.tries(CLIENTS, 5_000, null);
             // JIT warm-up of the Java path, not measured
             bench.fresh(1);
             bench.javaPath(CLIENTS, Math.min(requests, 50_000), true);
@@ -100,6 +107,10 @@ public final class TryBenchmark {
                             .perSecond();
                 }
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
+                double f = store.tries(CLIENTS, Math.max(10_000, requests / 10), null).perSecond();
+                double fl = store.tries(CLIENTS, Math.max(10_000, requests / 10), 5).perSecond();
+                mysqlStore.add(f);
+                mysqlStoreLimited.add(fl);
                 reference.add(r);
                 referenceBatched.add(rb);
                 java.add(j);
@@ -110,8 +121,9 @@ public final class TryBenchmark {
                 System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s;"
                         + " durability replica %,.0f/s) | "
                         + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s; without the event append %,.0f/s"
-                        + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s%n",
-                        round, j, a, n, w, r, PER_CALL, rb, re, rbe, m);
+                        + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s | the MySQL store %,.0f/s (with a per-user"
+                        + " limit %,.0f/s)%n",
+                        round, j, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fl);
             }
         }
         double mj = RedisBench.median(java);
@@ -123,6 +135,8 @@ public final class TryBenchmark {
         double mw = RedisBench.median(replica);
         double me = RedisBench.median(noEvents);
         double mbe = RedisBench.median(noEventsBatched);
+        double mf = RedisBench.median(mysqlStore);
+        double mfl = RedisBench.median(mysqlStoreLimited);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
@@ -138,6 +152,10 @@ public final class TryBenchmark {
         System.out.printf("| redis-benchmark EVALSHA try.lua without its stock-event append | %,.0f |%n", me);
         System.out.printf("| the same, %d reservations per call | %,.0f |%n", PER_CALL, mbe);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
+        System.out.printf("| the MySQL store's Try (MysqlReservations, in-process: ledger row + reserve update, one"
+                + " transaction) | %,.0f |%n", mf);
+        System.out.printf("| the same on a SKU with a per-user limit (the buyer's units counted after the row lock)"
+                + " | %,.0f |%n", mfl);
         System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)   "
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
         System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
@@ -146,6 +164,8 @@ public final class TryBenchmark {
                 + " before the answer costs)%n", mw / mn, mw / mj);
         System.out.printf("stock events in the script: with / without = %.2f (one reservation per call), %.2f (%d per"
                 + " call, the coalesced shape)%n", mr / me, mrb / mbe, PER_CALL);
+        System.out.printf("the MySQL store / MariaDB hot-row UPDATE = %.2f (with a per-user limit: %.2f)%n", mf / mm,
+                mfl / mm);
     }
 
     /** Units reserved by the run divided by its wall time: the rate of successful conditional updates. */

@@ -33,12 +33,15 @@ import java.util.stream.Collectors;
  * Ctrl-C, or, with {@code --exit}, stops at once (exit code 0 only when the sale balanced).
  * <pre>
  * bin/demo [--exit] [--buyers 2000] [--units 200] [--clients 32] [--instances 1] [--no-nacos] [--warm-up 200]
+ *          [--redis-outage [seconds]]
  * </pre>
  * By default configuration and discovery come from the devstack's Nacos: {@code nacos-config/} is published there
  * with {@code import.sh}, the services register, order-demo finds inventory-service through it, and part-way through
  * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
  * simple discovery instead. {@code --instances N} runs N instances of each service; buyers spread over the
- * order-demo instances. Ports: INVENTORY_PORT (8081; further instances + 2 each), ORDER_DEMO_PORT (8082; further
+ * order-demo instances. {@code --redis-outage} freezes Redis (SIGSTOP) for 5 s (or the seconds given) once a third
+ * of the buyers have been answered: the sale goes on from the SKUs' MySQL reserves, and the report says how many
+ * orders each store served. Ports: INVENTORY_PORT (8081; further instances + 2 each), ORDER_DEMO_PORT (8082; further
  * instances + 2 each), and the devstack's DEVSTACK_* settings.
  */
 public final class DemoCli {
@@ -56,8 +59,11 @@ public final class DemoCli {
         int instances = 1;
         boolean nacos = true;
         int warmUp = 200;
+        int redisOutage = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--redis-outage" -> redisOutage = i + 1 < args.length && args[i + 1].matches("[1-9][0-9]{0,2}")
+                        ? Integer.parseInt(args[++i]) : 5;
                 case "--exit" -> exit = true;
                 case "--buyers" -> buyers = positive(args, ++i);
                 case "--units" -> units = positive(args, ++i);
@@ -67,15 +73,17 @@ public final class DemoCli {
                 case "--warm-up" -> warmUp = count(args, ++i);
                 default -> {
                     System.err.println("unknown argument " + args[i] + "; usage: bin/demo [--exit] [--buyers N]"
-                            + " [--units N] [--clients N] [--instances N] [--no-nacos] [--warm-up N]");
+                            + " [--units N] [--clients N] [--instances N] [--no-nacos] [--warm-up N]"
+                            + " [--redis-outage [seconds]]");
                     System.exit(2);
                 }
             }
         }
-        System.exit(run(exit, buyers, units, clients, instances, nacos, warmUp));
+        System.exit(run(exit, buyers, units, clients, instances, nacos, warmUp, redisOutage));
     }
 
-    static int run(boolean exit, int buyers, int units, int clients, int instances, boolean nacos, int warmUp) {
+    static int run(boolean exit, int buyers, int units, int clients, int instances, boolean nacos, int warmUp,
+                   int redisOutageSeconds) {
         DevStack stack = DevStack.fromEnvironment();
         DevStackConfig config = stack.config();
         Set<Component> servers = Component.defaults();
@@ -150,10 +158,16 @@ public final class DemoCli {
             sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),
                     plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));
         }
+        if (redisOutageSeconds > 0) {
+            sale.during(freezeRedis(stack, Duration.ofSeconds(redisOutageSeconds), Math.max(1, buyers / 3)));
+        }
         SaleReport report = sale.run(plan);
         report.print(System.out);
+        String stores = ordersByStore(endpoints, plan);
         System.out.println(sale.lastStart());
-        writeReport(config.root().resolve("target/demo"), saleId, report, sale.lastStart(), sale.lastChart());
+        System.out.println(stores);
+        writeReport(config.root().resolve("target/demo"), saleId, report, sale.lastStart() + "\n" + stores,
+                sale.lastChart());
 
         System.out.println();
         System.out.println("order-demo         " + services.order().url() + "  (POST /orders, GET /orders/{id}, "
@@ -229,6 +243,50 @@ public final class DemoCli {
             }
             return "published after " + afterAnswers + " answers; NOT in force in Redis 30 s later";
         });
+    }
+
+    /** Part-way through the sale: Redis frozen (SIGSTOP) for a while, then thawed. */
+    static FlashSale.MidSale freezeRedis(DevStack stack, Duration outage, int afterAnswers) {
+        return new FlashSale.MidSale(afterAnswers, "Redis frozen for " + outage.toSeconds() + " s", () -> {
+            List<Long> pids = stack.pause(Component.REDIS);
+            try {
+                Thread.sleep(outage.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                stack.resume(Component.REDIS);
+            }
+            return "after " + afterAnswers + " answers, Redis (PID " + pids + ") frozen (SIGSTOP) for "
+                    + outage.toSeconds() + " s, then thawed";
+        });
+    }
+
+    /**
+     * Which store served the confirmed orders of the sale's SKUs: Redis, or the MySQL store (from the SKUs' reserves,
+     * while Redis could not be asked or had sold out), counted from the inventory ledger.
+     */
+    static String ordersByStore(Endpoints endpoints, SalePlan plan) {
+        List<String> skus = plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList();
+        String marks = String.join(",", skus.stream().map(s -> "?").toList());
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(endpoints.jdbcUrl("inventory"),
+                endpoints.dbUser("inventory"), endpoints.dbPassword());
+             java.sql.PreparedStatement q = c.prepareStatement("SELECT backend, COUNT(DISTINCT xid, reservation_key),"
+                     + " SUM(quantity) FROM stock_ledger WHERE state = 'CONFIRMED' AND sku_id IN (" + marks + ")"
+                     + " GROUP BY backend ORDER BY backend DESC")) {
+            for (int i = 0; i < skus.size(); i++) {
+                q.setString(i + 1, skus.get(i));
+            }
+            StringBuilder line = new StringBuilder("confirmed orders by store:");
+            try (java.sql.ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    line.append(' ').append(rs.getString(1).equals("MYSQL") ? "the MySQL store (reserves)" : "Redis")
+                            .append(' ').append(rs.getLong(2)).append(" (").append(rs.getLong(3)).append(" units);");
+                }
+            }
+            return line.toString();
+        } catch (java.sql.SQLException e) {
+            return "confirmed orders by store: not read (" + e.getMessage() + ")";
+        }
     }
 
     /**

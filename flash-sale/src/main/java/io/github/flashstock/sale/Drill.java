@@ -30,6 +30,14 @@ public enum Drill {
      */
     BROKER_KILL("broker-kill", "RocketMQ broker kill -9, then while it is away one of two inventory-service instances"
             + " kill -9; both back after 3 s", 2, 1, null),
+    /**
+     * One of two inventory-service instances loses Redis while the other keeps it (a TCP proxy between it and Redis,
+     * cut for 8 s, then restored): a split view. The cut instance sells from the SKUs' MySQL reserves, the other from
+     * Redis, and neither store sells a unit the other holds; where the reserve runs short, order-demo's retry goes
+     * to the other instance.
+     */
+    REDIS_SPLIT("redis-split", "one of two inventory-service instances cut off from Redis (a TCP proxy between them"
+            + " closed) for 8 s, the other still reaching it", 2, 1, null),
     /** The only inventory instance dies: no Try can succeed until it is back. */
     INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
             null),
@@ -49,6 +57,8 @@ public enum Drill {
      */
     REDIS_MASTER_KILL("redis-master-kill", "Redis Cluster: the hot SKU's master kill -9, its replica promoted, the"
             + " node back as its replica", 1, 1, null),
+    /** Redis freezes for 5 s (SIGSTOP), then goes on: the sale goes on from the SKUs' MySQL reserves meanwhile. */
+    REDIS_FREEZE("redis-freeze", "Redis frozen (SIGSTOP) for 5 s", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
@@ -95,7 +105,7 @@ public enum Drill {
 
     /** Drills where a second instance takes over: not one order may fail in them. */
     public boolean survivable() {
-        return this == INVENTORY_KILL_ONE || this == ORDER_KILL || this == BROKER_KILL;
+        return this == INVENTORY_KILL_ONE || this == ORDER_KILL || this == BROKER_KILL || this == REDIS_SPLIT;
     }
 
     /**
@@ -117,7 +127,7 @@ public enum Drill {
     Optional<Component> server() {
         return switch (this) {
             case TC_KILL, TC_KILL_DB -> Optional.of(Component.SEATA);
-            case REDIS_KILL, REDIS_AOF_TAIL -> Optional.of(Component.REDIS);
+            case REDIS_KILL, REDIS_AOF_TAIL, REDIS_FREEZE -> Optional.of(Component.REDIS);
             case REDIS_MASTER_KILL -> Optional.of(Component.REDIS_CLUSTER);
             case MARIADB_KILL, MARIADB_PAUSE -> Optional.of(Component.MARIADB);
             case BROKER_KILL -> Optional.of(Component.ROCKETMQ);
@@ -127,7 +137,12 @@ public enum Drill {
 
     /** How long the fault lasts before recovery starts. */
     Duration outage() {
-        return this == MARIADB_PAUSE ? Duration.ofSeconds(10) : Duration.ofSeconds(3);
+        return switch (this) {
+            case MARIADB_PAUSE -> Duration.ofSeconds(10);
+            case REDIS_SPLIT -> Duration.ofSeconds(8);
+            case REDIS_FREEZE -> Duration.ofSeconds(5);
+            default -> Duration.ofSeconds(3);
+        };
     }
 
     public static Drill parse(String name) {

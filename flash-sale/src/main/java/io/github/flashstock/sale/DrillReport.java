@@ -47,31 +47,37 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         missingEvents = List.copyOf(missingEvents);
     }
 
-    /** One SKU after the drill: each store's view and the units of its CONFIRMED orders. */
-    public record SkuOutcome(String skuId, long stocked, long availableRedis, long soldRedis, long reservedRedis,
-                             long soldMysql, long reservedMysql, long stockedMysql, long unitsInConfirmedOrders) {
+    /** One SKU after the drill: both stores' counts and the units of its CONFIRMED orders. */
+    public record SkuOutcome(String skuId, StockCounts stock, long unitsInConfirmedOrders) {
+
+        public long stocked() {
+            return stock.stocked();
+        }
 
         public long oversold() {
-            return Math.max(0, Math.max(unitsInConfirmedOrders, Math.max(soldRedis, soldMysql)) - stocked);
+            return Math.max(0, Math.max(unitsInConfirmedOrders, Math.max(stock.sold(),
+                    stock.redisSold() + stock.reserveSold())) - stock.stocked());
         }
 
         /**
-         * Units neither available, reserved nor sold (Redis), sold units that belong to no CONFIRMED order, and units
-         * MySQL stocked differently.
+         * Units no store accounts for (neither available, reserved nor sold in Redis or the MySQL store, or counted
+         * in both), sold units that belong to no CONFIRMED order, and Redis given other units than MySQL says.
          */
         public long lost() {
-            return Math.abs(stocked - availableRedis - reservedRedis - soldRedis)
-                    + Math.max(0, soldRedis - unitsInConfirmedOrders) + Math.abs(stockedMysql - stocked);
+            return stock.unaccounted() + Math.max(0, stock.sold() - unitsInConfirmedOrders)
+                    + (stock.agree() ? 0 : Math.abs(stock.redisSold() + stock.reserveSold() - stock.sold())
+                    + Math.abs(stock.redisStocked() - (stock.stocked() - stock.reserveAvailable()
+                    - stock.reserveIncoming() - stock.mysqlReserved() - stock.reserveSold())));
         }
 
         /** Units still held by open Tries, in either store: 0 once the drill has settled. */
         public long reserved() {
-            return reservedRedis + reservedMysql;
+            return stock.reserved();
         }
 
-        /** Redis, MySQL and the orders table count the same units sold. */
+        /** Redis with the MySQL store, MySQL and the orders table count the same units sold. */
         public boolean agree() {
-            return soldRedis == soldMysql && soldMysql == unitsInConfirmedOrders;
+            return stock.redisSold() + stock.reserveSold() == stock.sold() && stock.sold() == unitsInConfirmedOrders;
         }
     }
 
@@ -113,11 +119,12 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 drill.survivable() ? " (a second instance took over: must be 0)" : "", replacedOrders);
         answers.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> out.printf("  %-40s %d%n", e.getKey(), e.getValue()));
-        out.printf("%-26s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "sold", "MySQL", "orders", "reserved",
-                "oversold");
+        out.printf("%-26s %8s %8s %8s %8s %8s %10s %9s%n", "SKU", "stocked", "Redis", "MySQL st", "MySQL",
+                "orders", "reserved", "oversold");
         for (SkuOutcome s : skus) {
-            out.printf("%-26s %8d %8d %8d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(), s.soldMysql(),
-                    s.unitsInConfirmedOrders(), s.reserved(), s.oversold());
+            StockCounts c = s.stock();
+            out.printf("%-26s %8d %8d %8d %8d %8d %10d %9d%n", s.skuId(), c.stocked(), c.redisSold(), c.reserveSold(),
+                    c.sold(), s.unitsInConfirmedOrders(), s.reserved(), s.oversold());
         }
         out.printf("oversold %d, lost %d, reserved %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
                 reserved(), pendingOrders, tcSessionsLeft);

@@ -5,6 +5,7 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.devstack.TcpProxy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -55,6 +56,8 @@ public final class DrillRunner implements AutoCloseable {
     private final Services services;
     private final PrintStream out;
     private EventTopic events;
+    /** Between the second inventory instance and Redis in the split drill; made on first use. */
+    private TcpProxy redisProxy;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1).build();
 
@@ -239,8 +242,14 @@ public final class DrillRunner implements AutoCloseable {
                     + String.join(",", current.endpoints().redisClusterNodes()),
                     "--inventory.durability=" + System.getProperty("drill.cluster-durability", "replica"));
         }
-        for (ServiceProcess inventory : services.inventories()) {
-            if (inventory.useExtraArgs(redis) && inventory.pid() >= 0) {
+        for (int i = 0; i < services.inventories().size(); i++) {
+            ServiceProcess inventory = services.inventories().get(i);
+            List<String> args = redis;
+            if (drill == Drill.REDIS_SPLIT && i == 1) {
+                // the second instance reaches Redis only through the proxy the drill cuts
+                args = List.of("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisProxy().port());
+            }
+            if (inventory.useExtraArgs(args) && inventory.pid() >= 0) {
                 inventory.stop(Duration.ofSeconds(20));
             }
         }
@@ -312,6 +321,23 @@ public final class DrillRunner implements AutoCloseable {
                         + " order(s) on it between Try and commit";
                 ServiceProcess.sleep(drill.outage());
                 victim.start(Duration.ofMinutes(3));
+            }
+            case REDIS_SPLIT -> {
+                ServiceProcess cut = services.inventories().get(1);
+                at = Instant.now();
+                redisProxy().cut();
+                what = cut.name() + " cut off from Redis (the TCP proxy between them closed) for "
+                        + drill.outage().toSeconds() + " s, " + services.inventories().get(0).name()
+                        + " still reaching it";
+                ServiceProcess.sleep(drill.outage());
+                redisProxy().restore();
+            }
+            case REDIS_FREEZE -> {
+                at = Instant.now();
+                List<Long> pids = current.pause(Component.REDIS);
+                what = "Redis (PID " + pids + ") frozen for " + drill.outage().toSeconds() + " s";
+                ServiceProcess.sleep(drill.outage());
+                current.resume(Component.REDIS);
             }
             case MARIADB_PAUSE -> {
                 at = Instant.now();
@@ -407,6 +433,13 @@ public final class DrillRunner implements AutoCloseable {
         }
     }
 
+    private TcpProxy redisProxy() {
+        if (redisProxy == null) {
+            redisProxy = TcpProxy.start(current.endpoints().redisHost(), current.endpoints().redisPort(), 0);
+        }
+        return redisProxy;
+    }
+
     // ---- reading back -------------------------------------------------------------------------------------
 
     record OrderRow(String status, String xid, Map<String, Integer> units) {
@@ -428,16 +461,20 @@ public final class DrillRunner implements AutoCloseable {
         return orders;
     }
 
-    /** One line of a reservation in the inventory ledger. */
-    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state) {
+    /** One line of a reservation in the inventory ledger; {@code backend}: the store that held it, REDIS or MYSQL. */
+    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state, String backend) {
+
+        LedgerRow(String xid, String orderId, String skuId, int quantity, String state) {
+            this(xid, orderId, skuId, quantity, state, "REDIS");
+        }
     }
 
     /** The inventory ledger's rows for these SKUs (the reservation key is the order id). */
     private List<LedgerRow> ledger(Set<String> skuIds) {
         List<LedgerRow> rows = new ArrayList<>();
-        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state FROM stock_ledger"
+        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state, backend FROM stock_ledger"
                 + " WHERE sku_id IN (?)", skuIds, rs -> rows.add(new LedgerRow(rs.getString(1), rs.getString(2),
-                        rs.getString(3), rs.getInt(4), rs.getString(5))));
+                        rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6))));
         return rows;
     }
 
@@ -513,6 +550,10 @@ public final class DrillRunner implements AutoCloseable {
                 if (reserved != 0) {
                     return reserved + " unit(s) reserved of " + sku;
                 }
+                long incoming = stock.path("mysql").path("reserve").path("incoming").asLong();
+                if (incoming != 0) {
+                    return incoming + " unit(s) of " + sku + " on their way to its MySQL reserve";
+                }
             }
             Set<String> xids = new HashSet<>();
             orders.values().forEach(o -> xids.add(o.xid()));
@@ -528,14 +569,9 @@ public final class DrillRunner implements AutoCloseable {
     }
 
     private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders) {
-        JsonNode stock = stock(sku);
-        JsonNode redis = stock.path("redis");
-        JsonNode mysql = stock.path("mysql");
         long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
-        return new DrillReport.SkuOutcome(sku, redis.path("stocked").asLong(), redis.path("available").asLong(),
-                redis.path("sold").asLong(), redis.path("reserved").asLong(), mysql.path("sold").asLong(),
-                mysql.path("reserved").asLong(), mysql.path("stocked").asLong(), inOrders);
+        return new DrillReport.SkuOutcome(sku, StockCounts.of(stock(sku)), inOrders);
     }
 
     private long reserved(String sku) {
@@ -646,6 +682,10 @@ public final class DrillRunner implements AutoCloseable {
     /** Puts the TC back in the store the stack is configured with. */
     @Override
     public void close() {
+        if (redisProxy != null) {
+            redisProxy.close();
+            redisProxy = null;
+        }
         if (events != null) {
             events.close();
             events = null;

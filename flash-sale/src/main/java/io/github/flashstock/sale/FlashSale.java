@@ -415,12 +415,7 @@ public final class FlashSale {
         int mismatches = readBack ? checkOrderStates(answers, clients) : 0;
         List<SaleReport.SkuResult> skus = new ArrayList<>();
         for (SalePlan.SkuOnSale sku : plan.skus()) {
-            JsonNode stock = stock(sku.skuId());
-            JsonNode redis = stock.path("redis");
-            JsonNode mysql = stock.path("mysql");
-            skus.add(new SaleReport.SkuResult(sku.skuId(), redis.path("stocked").asLong(), redis.path("sold").asLong(),
-                    mysql.path("sold").asLong(), redis.path("available").asLong(), redis.path("reserved").asLong(),
-                    mysql.path("reserved").asLong(), mysql.path("stocked").asLong(),
+            skus.add(new SaleReport.SkuResult(sku.skuId(), StockCounts.of(stock(sku.skuId())),
                     confirmedUnits.getOrDefault(sku.skuId(), 0L)));
         }
         List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());

@@ -19,23 +19,25 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
         duringTheSale = List.copyOf(duringTheSale);
     }
 
-    /** One SKU after the sale. {@code redis*} and {@code mysql*} are the two stores' own views. */
-    public record SkuResult(String skuId, long stocked, long soldRedis, long soldMysql, long availableRedis,
-                            long reservedRedis, long reservedMysql, long stockedMysql, long unitsInConfirmedOrders) {
+    /** One SKU after the sale: both stores' counts, and the units of its confirmed orders. */
+    public record SkuResult(String skuId, StockCounts stock, long unitsInConfirmedOrders) {
 
-        public long oversold() {
-            return Math.max(0, Math.max(soldRedis, soldMysql) - stocked);
+        public long stocked() {
+            return stock.stocked();
         }
 
-        /** Both stores tell the same story, and nothing is left reserved. */
+        public long oversold() {
+            return Math.max(0, Math.max(stock.sold(), stock.redisSold() + stock.reserveSold()) - stock.stocked());
+        }
+
+        /** Both stores tell the same story, every unit is somewhere once, and nothing is left reserved. */
         public boolean storesAgree() {
-            return soldRedis == soldMysql && reservedRedis == 0 && reservedMysql == 0
-                    && availableRedis + soldRedis == stocked && stockedMysql == stocked;
+            return stock.agree() && stock.unaccounted() == 0 && stock.reserved() == 0;
         }
 
         /** Every sold unit belongs to a confirmed order and every confirmed unit is sold. */
         public boolean unitsAccounted() {
-            return unitsInConfirmedOrders == soldRedis;
+            return unitsInConfirmedOrders == stock.sold();
         }
     }
 
@@ -81,17 +83,19 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
             duringTheSale.forEach(line -> out.println("  " + line));
         }
         out.println();
-        out.printf("%-22s %8s %8s %8s %10s %8s %10s %9s%n", "SKU", "stocked", "sold", "avail", "sold MySQL",
+        out.printf("%-22s %8s %8s %8s %12s %8s %10s %9s%n", "SKU", "stocked", "sold", "avail", "by MySQL store",
                 "reserved", "in orders", "oversold");
         for (SkuResult s : skus) {
-            out.printf("%-22s %8d %8d %8d %10d %8d %10d %9d%n", s.skuId(), s.stocked(), s.soldRedis(),
-                    s.availableRedis(), s.soldMysql(), s.reservedRedis() + s.reservedMysql(), s.unitsInConfirmedOrders(),
-                    s.oversold());
+            StockCounts c = s.stock();
+            out.printf("%-22s %8d %8d %8d %12d %8d %10d %9d%n", s.skuId(), c.stocked(), c.sold(),
+                    c.redisAvailable() + c.reserveAvailable(), c.reserveSold(), c.reserved(),
+                    s.unitsInConfirmedOrders(), s.oversold());
         }
         out.println();
         out.printf("oversold units: %d (checked: sold <= stocked in Redis and in MySQL)%n", oversold());
         out.printf("Redis vs MySQL: %s%n", skus.stream().allMatch(SkuResult::storesAgree)
-                ? "equal (sold; nothing reserved; available + sold = stocked)" : "DIFFERENT");
+                ? "equal (sold by Redis + by the MySQL store = MySQL's sold; every unit in one store once; nothing"
+                + " reserved)" : "DIFFERENT");
         out.printf("orders vs stock: %s%n", skus.stream().allMatch(SkuResult::unitsAccounted)
                 ? "units of the confirmed orders = units sold" : "DIFFERENT");
         out.printf("order states:   %s%n", statusMismatches == 0

@@ -32,27 +32,47 @@ class DrillReportTest {
         assertThat(DrillRunner.untrue(new FlashSale.Answer(BUYER, -1, null, "io:IOException", 1, 1), null)).isNull();
     }
 
+    /**
+     * A SKU of 10 units: Redis given {@code redisStocked} of them, with {@code redisAvailable} available,
+     * {@code redisReserved} reserved and {@code redisSold} sold; the MySQL store's reserve, its reserved units and its
+     * sales; MySQL's sold; the units of the SKU's CONFIRMED orders.
+     */
+    private static DrillReport.SkuOutcome outcome(long redisStocked, long redisAvailable, long redisReserved,
+                                                  long redisSold, long reserveAvailable, long mysqlReserved,
+                                                  long reserveSold, long sold, long inOrders) {
+        return new DrillReport.SkuOutcome("s", new StockCounts(10, redisStocked, redisAvailable, redisReserved,
+                redisSold, sold, mysqlReserved, reserveAvailable, 0, reserveSold), inOrders);
+    }
+
     @Test
     void stockIsOversoldLostOrLockedByItsOwnDefinition() {
-        DrillReport.SkuOutcome fine = new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 6);
+        DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
         assertThat(fine.oversold()).isZero();
         assertThat(fine.lost()).isZero();
         assertThat(fine.agree()).isTrue();
+        // Redis sold 5 of its 8, the MySQL store 1 of its 2: every unit somewhere once
+        DrillReport.SkuOutcome split = outcome(8, 3, 0, 5, 1, 0, 1, 6, 6);
+        assertThat(split.lost()).isZero();
+        assertThat(split.agree()).isTrue();
 
         // orders hold more than was stocked
-        assertThat(new DrillReport.SkuOutcome("s", 10, 0, 10, 0, 10, 0, 10, 12).oversold()).isEqualTo(2);
+        assertThat(outcome(10, 0, 0, 10, 0, 0, 0, 10, 12).oversold()).isEqualTo(2);
+        // the stores together sold more than was stocked
+        assertThat(outcome(8, 0, 0, 8, 0, 0, 3, 11, 11).oversold()).isEqualTo(1);
         // two units neither available nor sold
-        assertThat(new DrillReport.SkuOutcome("s", 10, 2, 6, 0, 6, 0, 10, 6).lost()).isEqualTo(2);
+        assertThat(outcome(10, 2, 0, 6, 0, 0, 0, 6, 6).lost()).isEqualTo(2);
+        // a unit in the reserve that Redis was given too
+        assertThat(outcome(10, 3, 0, 6, 1, 0, 0, 6, 6).lost()).isPositive();
         // sold in Redis, in no confirmed order
-        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 5).lost()).isEqualTo(1);
+        assertThat(outcome(10, 4, 0, 6, 0, 0, 0, 6, 5).lost()).isEqualTo(1);
         // MySQL sold differs
-        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 5, 0, 10, 6).agree()).isFalse();
-        assertThat(new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 2, 10, 6).reserved()).isEqualTo(3);
+        assertThat(outcome(10, 4, 0, 6, 0, 0, 0, 5, 6).agree()).isFalse();
+        assertThat(outcome(8, 3, 1, 4, 0, 2, 0, 4, 4).reserved()).isEqualTo(3);
     }
 
     @Test
     void aDrillIsCleanOnlyWhenEveryFigureIs() {
-        DrillReport.SkuOutcome fine = new DrillReport.SkuOutcome("s", 10, 4, 6, 0, 6, 0, 10, 6);
+        DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
         assertThat(report(Drill.TC_KILL, 5, 0, 0, List.of(), true, fine).clean())
                 .as("failed orders are allowed where no second instance takes over").isTrue();
         assertThat(report(Drill.INVENTORY_KILL_ONE, 1, 0, 0, List.of(), true, fine).clean()).isFalse();
@@ -64,7 +84,7 @@ class DrillReportTest {
                 List.of(fine), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ZERO, Duration.ZERO, true)
                 .clean()).as("an improper answer").isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true,
-                new DrillReport.SkuOutcome("s", 10, 4, 6, 1, 6, 0, 10, 6)).clean()).isFalse();
+                outcome(10, 3, 1, 6, 0, 0, 0, 6, 6)).clean()).isFalse();
         assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0, List.of(),
                 List.of(fine), 0, 0, List.of(), List.of("order o-1 CONFIRMED, reservation CANCELLED"), List.of(),
                 "fault", Duration.ZERO, Duration.ZERO, true).clean())

@@ -22,7 +22,7 @@ class FlashSaleIT {
         assertThat(report.oversold()).isZero();
         assertThat(report.balanced()).isTrue();
         SaleReport.SkuResult hot = report.skus().get(0);
-        assertThat(hot.soldRedis()).as("demand exceeds supply: the hot SKU sells out").isEqualTo(200);
+        assertThat(hot.stock().sold()).as("demand exceeds supply: the hot SKU sells out").isEqualTo(200);
         assertThat(report.refusedByReason()).containsKey("insufficient-stock");
     }
 }

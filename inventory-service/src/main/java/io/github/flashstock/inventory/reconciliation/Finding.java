@@ -30,6 +30,16 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * Redis lost it) and fewer units available than the transaction holds: those units were sold to someone
          * else as well. Facts: xid, reservation id, units. Reported on every run until an operator settles it.
          */
-        OVERSOLD_CONFIRM
+        OVERSOLD_CONFIRM,
+        /**
+         * The MySQL store's counts in {@code sku_stock} ({@code reserved}, {@code reserve_sold}) differ from its
+         * ledger rows (backend MYSQL, TRIED and CONFIRMED); facts: both of each.
+         */
+        RESERVE_DRIFT,
+        /**
+         * A handover between Redis and the reserve has stayed PENDING longer than the threshold (its Redis step
+         * cannot run: Redis out of reach, the SKU stale); facts: operation id, direction, units, age.
+         */
+        HANDOVER_PENDING
     }
 }

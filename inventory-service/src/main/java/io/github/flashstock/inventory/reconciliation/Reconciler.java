@@ -1,7 +1,9 @@
 package io.github.flashstock.inventory.reconciliation;
 
 import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
+import io.github.flashstock.inventory.stock.jdbc.HandoverRow;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
+import io.github.flashstock.inventory.stock.jdbc.StockHandoverMapper;
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.redis.RedisStock;
 import io.github.flashstock.inventory.stock.redis.RedisStockReader;
@@ -37,6 +39,7 @@ public class Reconciler {
     private final Clock clock;
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
+    private final StockHandoverMapper handovers;
     private final RedisStockReader redis;
     private final SeataTransactions transactions;
     private final ReconciliationSettings settings;
@@ -44,9 +47,10 @@ public class Reconciler {
     private final MeterRegistry meters;
     private final AtomicReference<ReconciliationReport> latest = new AtomicReference<>();
 
-    Reconciler(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader redis, SeataTransactions transactions,
-               ReconciliationSettings settings, ObjectProvider<RocketMQTemplate> rocketmq, MeterRegistry meters,
-               Clock clock) {
+    Reconciler(SkuStockMapper skus, StockLedgerMapper ledger, StockHandoverMapper handovers, RedisStockReader redis,
+               SeataTransactions transactions, ReconciliationSettings settings,
+               ObjectProvider<RocketMQTemplate> rocketmq, MeterRegistry meters, Clock clock) {
+        this.handovers = handovers;
         this.clock = clock;
         this.skus = skus;
         this.ledger = ledger;
@@ -77,8 +81,9 @@ public class Reconciler {
         List<String> ids = skus.skuIds();
         List<Finding> findings = new ArrayList<>();
         for (String sku : ids) {
-            findings.addAll(check(sku));
+            findings.addAll(check(sku, false));
         }
+        findings.addAll(mysqlStore());
         findings.addAll(staleSessions());
         ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, clock.instant(),
                 ids.size(), List.copyOf(findings));
@@ -97,8 +102,13 @@ public class Reconciler {
         return report;
     }
 
-    /** The findings for one SKU. */
+    /** The findings for one SKU, the MySQL store's included. */
     public List<Finding> check(String sku) {
+        return check(sku, true);
+    }
+
+    /** @param withMysqlStore false in a run over every SKU, which checks every MySQL store at once afterwards */
+    private List<Finding> check(String sku, boolean withMysqlStore) {
         List<Finding> findings = new ArrayList<>();
         SkuStockRow row = skus.find(sku);
         if (row == null) {
@@ -119,6 +129,9 @@ public class Reconciler {
         if (confirmed != now.sold()) {
             findings.add(new Finding(Finding.Kind.LEDGER_CONTRADICTS, sku,
                     Map.of("ledgerConfirmed", confirmed, "mysqlSold", now.sold())));
+        }
+        if (withMysqlStore) {
+            findings.addAll(mysqlStore(sku, now));
         }
         for (RedisStockReader.OversoldConfirm o : redis.oversoldConfirms(sku)) {
             findings.add(new Finding(Finding.Kind.OVERSOLD_CONFIRM, sku,
@@ -147,6 +160,81 @@ public class Reconciler {
             }
         }
         return findings;
+    }
+
+    /**
+     * The MySQL store of one SKU: its counts against its ledger rows, its reservations TRIED for too long, and
+     * handovers still pending after that long.
+     */
+    private List<Finding> mysqlStore(String sku, SkuStockRow row) {
+        List<Finding> findings = new ArrayList<>();
+        reserveDrift(sku, row.reserved(), ledger.reserveUnits(sku, "TRIED"), row.reserveSold(),
+                ledger.reserveUnits(sku, "CONFIRMED")).ifPresent(findings::add);
+        ledger.heldSince(sku, settings.staleAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
+        handovers.pendingOf(sku).stream().filter(this::pendingTooLong).forEach(h -> findings.add(pending(h)));
+        return findings;
+    }
+
+    /**
+     * The same for every SKU at once, in a few queries whatever the number of SKUs: the MySQL store's rows are
+     * rare (they exist only for what it sold while Redis could not), and the SKUs with MySQL-store sales are few.
+     */
+    private List<Finding> mysqlStore() {
+        List<Finding> findings = new ArrayList<>();
+        Map<String, long[]> ledgerUnits = new LinkedHashMap<>();
+        for (Map<String, Object> r : ledger.reserveUnitsBySku()) {
+            ledgerUnits.put((String) r.get("sku_id"), new long[] {((Number) r.get("tried")).longValue(),
+                    ((Number) r.get("confirmed")).longValue()});
+        }
+        Map<String, SkuStockRow> rows = new LinkedHashMap<>();
+        skus.withReserveSales().forEach(r -> rows.put(r.skuId(), r));
+        java.util.Set<String> concerned = new java.util.TreeSet<>(ledgerUnits.keySet());
+        concerned.addAll(rows.keySet());
+        for (String sku : concerned) {
+            SkuStockRow row = rows.containsKey(sku) ? rows.get(sku) : skus.find(sku);
+            long[] units = ledgerUnits.getOrDefault(sku, new long[2]);
+            if (row != null) {
+                reserveDrift(sku, row.reserved(), units[0], row.reserveSold(), units[1]).ifPresent(findings::add);
+            }
+        }
+        ledger.heldSince(null, settings.staleAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
+        handovers.pendingSince(settings.staleAfter().toSeconds())
+                .forEach(h -> findings.add(pending(h)));
+        return findings;
+    }
+
+    private static Optional<Finding> reserveDrift(String sku, long reserved, long tried, long reserveSold,
+                                                  long confirmed) {
+        if (tried == reserved && confirmed == reserveSold) {
+            return Optional.empty();
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("mysqlReserved", reserved);
+        facts.put("ledgerTried", tried);
+        facts.put("reserveSold", reserveSold);
+        facts.put("ledgerConfirmed", confirmed);
+        return Optional.of(new Finding(Finding.Kind.RESERVE_DRIFT, sku, facts));
+    }
+
+    private Finding heldTooLong(Map<String, Object> held) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("store", "MYSQL");
+        facts.put("xid", held.get("xid"));
+        facts.put("reservationId", held.get("reservation_key"));
+        facts.put("quantity", held.get("quantity"));
+        facts.put("ageSeconds", held.get("age"));
+        facts.put("transactionStatus", transactions.status(String.valueOf(held.get("xid"))));
+        return new Finding(Finding.Kind.STALE_RESERVATION, String.valueOf(held.get("sku_id")), facts);
+    }
+
+    private boolean pendingTooLong(HandoverRow h) {
+        return Duration.between(h.createdAt(), clock.instant()).toSeconds() >= settings.staleAfter().toSeconds();
+    }
+
+    private Finding pending(HandoverRow h) {
+        return new Finding(Finding.Kind.HANDOVER_PENDING, h.skuId(), Map.of("operationId", h.operationId(),
+                "direction", h.direction(), "units", h.units(), "ageSeconds",
+                Duration.between(h.createdAt(), clock.instant()).toSeconds()));
     }
 
     /**

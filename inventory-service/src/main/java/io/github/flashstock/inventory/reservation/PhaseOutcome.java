@@ -4,9 +4,10 @@ import io.github.flashstock.inventory.stock.redis.Scripts;
 import java.util.List;
 
 /**
- * What {@code lua/confirm.lua} or {@code lua/cancel.lua} did to one SKU of one reservation. Both scripts reply with
- * the first four codes, named as here; the Confirm also with the last two, for a reservation it finds no record of.
- * {@link #tag()} is the name in metrics and logs.
+ * What a second phase did to one SKU of one reservation: {@code lua/confirm.lua} or {@code lua/cancel.lua} in Redis,
+ * or the MySQL store's phase for a reservation whose Try ran there ({@code MysqlReservations}). Both scripts reply
+ * with the first five codes, named as here; the Confirm also with the last three, for a reservation it finds no
+ * record of. {@link #tag()} is the name in metrics and logs.
  */
 public sealed interface PhaseOutcome {
 
@@ -62,6 +63,17 @@ public sealed interface PhaseOutcome {
     }
 
     /**
+     * The Redis record says the MySQL store holds the reservation (its Try ran there; {@code lua/mirror.lua} wrote
+     * the record): nothing changed in Redis, the phase is the MySQL store's.
+     */
+    record HeldInMysql(long quantity) implements PhaseOutcome {
+        @Override
+        public Code code() {
+            return Code.HELD_IN_MYSQL;
+        }
+    }
+
+    /**
      * Confirm only: no record, and the units the committed transaction holds were taken from available stock and
      * sold (a record now says so).
      */
@@ -83,9 +95,25 @@ public sealed interface PhaseOutcome {
         }
     }
 
-    /** The reply codes in order: both scripts' APPLIED to ENDED_OTHERWISE, then the Confirm's own two. */
+    /**
+     * Confirm only, asked not to recover: no record, the SKU exists, nothing changed. The caller finds out whether the
+     * MySQL store holds the reservation before it lets the script recover it.
+     */
+    record Unrecorded() implements PhaseOutcome {
+        @Override
+        public long quantity() {
+            return 0;
+        }
+
+        @Override
+        public Code code() {
+            return Code.UNRECORDED;
+        }
+    }
+
+    /** The reply codes in order: both scripts' APPLIED to HELD_IN_MYSQL, then the Confirm's own three. */
     enum Code {
-        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, RECOVERED, OVERSOLD
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED
     }
 
     static PhaseOutcome decode(String script, List<Long> reply) {
@@ -99,8 +127,10 @@ public sealed interface PhaseOutcome {
             case ALREADY_APPLIED -> new AlreadyApplied(quantity);
             case NO_RECORD -> new NoRecord();
             case ENDED_OTHERWISE -> new EndedOtherwise(quantity);
+            case HELD_IN_MYSQL -> new HeldInMysql(quantity);
             case RECOVERED -> new Recovered(quantity);
             case OVERSOLD -> new Oversold(quantity);
+            case UNRECORDED -> new Unrecorded();
         };
     }
 }

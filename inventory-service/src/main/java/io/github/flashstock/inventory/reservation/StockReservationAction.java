@@ -10,12 +10,16 @@ import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.ReserveLevels;
 import io.github.flashstock.inventory.stock.StockRecovery;
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.redis.RedisHealth;
+import io.github.flashstock.inventory.stock.redis.RedisUnreachable;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.apache.seata.rm.tcc.api.BusinessActionContextParameter;
 import org.slf4j.Logger;
@@ -40,12 +44,23 @@ class StockReservationAction implements ReservationAction {
     private final SlotGroups slotGroups;
     private final ApplicationEventPublisher events;
     private final StockRecovery recovery;
+    private final RedisHealth redis;
+    private final MysqlReservations mysql;
+    private final MysqlPathLimit mysqlLimit;
+    private final ReserveLevels reserves;
+    private final ReserveMirror mirror;
 
     StockReservationAction(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript,
                            SalesRecord sales, StockCatalog catalog, InventorySettings settings, MeterRegistry meters,
                            TryGate gate, SlotGroups slotGroups, ApplicationEventPublisher events,
-                           StockRecovery recovery) {
+                           StockRecovery recovery, RedisHealth redis, MysqlReservations mysql,
+                           MysqlPathLimit mysqlLimit, ReserveLevels reserves, ReserveMirror mirror) {
         this.recovery = recovery;
+        this.redis = redis;
+        this.mysql = mysql;
+        this.mysqlLimit = mysqlLimit;
+        this.reserves = reserves;
+        this.mirror = mirror;
         this.tries = tries;
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
@@ -88,6 +103,9 @@ class StockReservationAction implements ReservationAction {
                 events.publishEvent(new StockEventsWritten(lines.lines().stream().map(StockLine::skuId).toList()));
             }
             return true;
+        } catch (InventoryDegraded e) {
+            outcome = "degraded";
+            throw e;
         } finally {
             meters.counter("inventory.reservations", "outcome", outcome).increment();
             timing.stop(meters.timer("inventory.phase", "phase", "try"));
@@ -95,21 +113,77 @@ class StockReservationAction implements ReservationAction {
     }
 
     /**
-     * One script. A SKU Redis cannot sell from as it is, stale (its Redis server restarted or failed over) or
-     * missing though MySQL knows it (Redis lost it, or never had it), is handed to {@link StockRecovery}, which
-     * builds it from MySQL once nothing of the past can still arrive, and the Try is refused meanwhile.
+     * One group's Try: in Redis, one script, through the circuit breaker. The MySQL store takes it instead when Redis
+     * could not be asked (the breaker is open, or the client had no connection: the call was never sent, so nothing
+     * can have been reserved in Redis), and when Redis refused for want of stock while the SKU's reserve has units.
+     * A call that failed after it may have reached Redis fails the Try (503): its global transaction rolls back and
+     * the Cancel releases whatever landed. A SKU Redis cannot sell from as it is, stale (its Redis server restarted
+     * or failed over) or missing though MySQL knows it (Redis lost it, or never had it), is handed to
+     * {@link StockRecovery}, which builds it from MySQL once nothing of the past can still arrive; meanwhile its
+     * reserve sells, if it has units, and the Try is refused otherwise.
      */
     private TryOutcome tryGroup(BusinessActionContext context, String reservationId, String userId,
                                 List<StockLine> group) {
         TryRequest request = new TryRequest(context.getXid(), reservationId, context.getBranchId(), userId, group);
-        TryOutcome result = tries.reserve(request);
+        TryOutcome result;
+        try {
+            result = redis.call(() -> tries.reserve(request));
+        } catch (RedisUnreachable e) {
+            if (!e.notSent()) {
+                throw e;
+            }
+            return inMysql(request, "redis_unreachable");
+        }
         if (result instanceof TryOutcome.UnknownSku unknown && catalog.knows(unknown.skuId())) {
             result = new TryOutcome.StaleSku(unknown.skuId());
         }
         if (result instanceof TryOutcome.StaleSku stale) {
             recovery.request(stale.skuId());
+            if (reserves.mayHave(group)) {
+                try {
+                    TryOutcome fromReserve = inMysql(request, "redis_recovering");
+                    if (!(fromReserve instanceof TryOutcome.InsufficientStock)) {
+                        return fromReserve;
+                    }
+                } catch (InventoryDegraded e) {
+                    // the reserve cannot take it either: the SKU is being recovered, which is the answer
+                }
+            }
+            return result;
+        }
+        if (result instanceof TryOutcome.InsufficientStock && reserves.mayHave(group)) {
+            return inMysql(request, "redis_sold_out");
         }
         return result;
+    }
+
+    /**
+     * The Try in the MySQL store, within its rate limit. Counted in {@code inventory.fallback.tries} by outcome and
+     * cause (redis_unreachable, redis_recovering, redis_sold_out).
+     */
+    private TryOutcome inMysql(TryRequest request, String cause) {
+        String outcome = "error";
+        try {
+            if (!mysqlLimit.tryAcquire()) {
+                outcome = "rate_limited";
+                throw new InventoryDegraded(null, "the MySQL store takes at most " + mysqlLimit.perSecond()
+                        + " Tries per second while Redis cannot take them, and that many came this second; nothing"
+                        + " was reserved, try again in a moment");
+            }
+            TryOutcome result = mysql.reserve(request, !"redis_unreachable".equals(cause));
+            outcome = result.tag();
+            if (result instanceof TryOutcome.Reserved) {
+                mirror.soon();
+            }
+            return result;
+        } catch (InventoryDegraded e) {
+            if (!outcome.equals("rate_limited")) {
+                outcome = "degraded";
+            }
+            throw e;
+        } finally {
+            meters.counter("inventory.fallback.tries", "outcome", outcome, "cause", cause).increment();
+        }
     }
 
     @Override
@@ -132,8 +206,10 @@ class StockReservationAction implements ReservationAction {
     }
 
     /**
-     * Runs the phase's script for every line, then records the result in MySQL. Any failure returns false, and
-     * Seata retries the whole phase: the scripts and the ledger make every step safe to repeat.
+     * Every line goes to the store that holds it: first Redis (its fence record says whether Redis holds the line,
+     * or the MySQL store does); while Redis cannot be asked, the MySQL store ends the lines it holds, and a line it
+     * does not hold waits for Redis. Any failure, or a line that must wait, returns false, and Seata retries the
+     * whole phase: the scripts, the ledger and the MySQL store make every step safe to repeat.
      */
     private boolean secondPhase(BusinessActionContext context, Phase phase) {
         Timer.Sample timing = Timer.start(meters);
@@ -144,8 +220,20 @@ class StockReservationAction implements ReservationAction {
         boolean done = false;
         try (var ignored = logContext(xid, reservationId)) {
             for (StockLine line : ReservationLines.decode(encoded).lines()) {
-                PhaseOutcome outcome = script(phase, line, xid, reservationId, userId);
-                meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag()).increment();
+                LineResult result = secondPhaseLine(phase, context, line, reservationId, userId);
+                PhaseOutcome outcome = result.outcome();
+                meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag(),
+                        "store", result.store()).increment();
+                if (result.mysql()) {
+                    if (outcome instanceof PhaseOutcome.NoRecord) {
+                        log.info("empty rollback for SKU {}: tombstones written in Redis and MySQL", line.skuId());
+                    } else if (outcome instanceof PhaseOutcome.EndedOtherwise) {
+                        log.error("{} refused for SKU {} by the MySQL store: the reservation already ended the other"
+                                + " way", phase.tag(), line.skuId());
+                    }
+                    mirror.soon();
+                    continue;
+                }
                 if (outcome instanceof PhaseOutcome.Recovered) {
                     log.warn("confirm found no reservation record for SKU {} (the Try never reached Redis, or Redis"
                             + " lost it): the committed {} unit(s) were taken from available stock", line.skuId(),
@@ -158,7 +246,7 @@ class StockReservationAction implements ReservationAction {
                 if (outcome instanceof PhaseOutcome.Applied || outcome instanceof PhaseOutcome.Recovered
                         || outcome.quantity() > 0 && outcome instanceof PhaseOutcome.AlreadyApplied) {
                     // also on a replay: the MySQL step of an earlier attempt may have failed after the script ran
-                    record(phase, context, reservationId, line.skuId(), outcome.quantity());
+                    record(phase, context, reservationId, line.skuId(), outcome.quantity(), userId);
                     if (!(outcome instanceof PhaseOutcome.AlreadyApplied)) {
                         events.publishEvent(new StockEventsWritten(List.of(line.skuId())));
                     }
@@ -185,18 +273,78 @@ class StockReservationAction implements ReservationAction {
         }
     }
 
-    private PhaseOutcome script(Phase phase, StockLine line, String xid, String reservationId, String userId) {
+    /** What the phase did to one line, and in which store. */
+    private record LineResult(PhaseOutcome outcome, boolean mysql) {
+
+        String store() {
+            return mysql ? "mysql" : "redis";
+        }
+    }
+
+    /**
+     * One line of a second phase, in the store that holds it.
+     *
+     * @throws RedisUnreachable Redis cannot be asked and the MySQL store does not hold the line: it waits for Redis
+     */
+    private LineResult secondPhaseLine(Phase phase, BusinessActionContext context, StockLine line, String reservationId,
+                                       String userId) {
+        String xid = context.getXid();
+        PhaseOutcome outcome;
+        try {
+            outcome = redis.call(() -> script(phase, line, xid, reservationId, userId, false));
+        } catch (RedisUnreachable e) {
+            Optional<PhaseOutcome> held = inMysql(phase, context, line, reservationId, userId, false);
+            if (held.isPresent()) {
+                return new LineResult(held.get(), true);
+            }
+            throw e;
+        }
+        if (outcome instanceof PhaseOutcome.HeldInMysql) {
+            return new LineResult(inMysql(phase, context, line, reservationId, userId, false).orElseThrow(() ->
+                    new IllegalStateException("Redis says the MySQL store holds reservation " + reservationId + " of"
+                            + " SKU " + line.skuId() + ", and the ledger has no row of it")), true);
+        }
+        if (outcome instanceof PhaseOutcome.Unrecorded) {
+            // no record in Redis: the Try ran in the MySQL store, or Redis never had it or lost it
+            Optional<PhaseOutcome> held = inMysql(phase, context, line, reservationId, userId, false);
+            if (held.isPresent()) {
+                return new LineResult(held.get(), true);
+            }
+            return new LineResult(redis.call(() -> script(phase, line, xid, reservationId, userId, true)), false);
+        }
+        if (outcome instanceof PhaseOutcome.NoRecord && phase == Phase.CANCEL) {
+            // Redis's tombstone is written; the MySQL store cancels what it holds, or writes its own tombstone
+            PhaseOutcome redisOutcome = outcome;
+            return inMysql(phase, context, line, reservationId, userId, true).map(o -> new LineResult(o, true))
+                    .orElseGet(() -> new LineResult(redisOutcome, false));
+        }
+        return new LineResult(outcome, false);
+    }
+
+    private Optional<PhaseOutcome> inMysql(Phase phase, BusinessActionContext context, StockLine line,
+                                           String reservationId, String userId, boolean fence) {
+        return switch (phase) {
+            case CONFIRM -> mysql.confirm(context.getXid(), reservationId, line);
+            case CANCEL -> mysql.cancel(context.getXid(), reservationId, context.getBranchId(), userId, line, fence);
+        };
+    }
+
+    private PhaseOutcome script(Phase phase, StockLine line, String xid, String reservationId, String userId,
+                                boolean recover) {
         return switch (phase) {
             case CONFIRM -> confirmScript.run(line.skuId(), xid, reservationId, settings.fenceRetention(),
-                    line.quantity(), userId);
+                    line.quantity(), userId, recover);
             case CANCEL -> cancelScript.run(line.skuId(), xid, reservationId, settings.fenceRetention());
         };
     }
 
-    private void record(Phase phase, BusinessActionContext context, String reservationId, String skuId, long units) {
+    private void record(Phase phase, BusinessActionContext context, String reservationId, String skuId, long units,
+                        String userId) {
         switch (phase) {
-            case CONFIRM -> sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units);
-            case CANCEL -> sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units);
+            case CONFIRM -> sales.confirmed(context.getXid(), reservationId, context.getBranchId(), skuId, units,
+                    userId);
+            case CANCEL -> sales.cancelled(context.getXid(), reservationId, context.getBranchId(), skuId, units,
+                    userId);
         }
     }
 

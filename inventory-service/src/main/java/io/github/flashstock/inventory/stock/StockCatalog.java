@@ -40,11 +40,13 @@ public class StockCatalog {
     private final ReloadScript reload;
     private final SalesRecord record;
     private final RedisRebuilds rebuilds;
+    private final LiveReserves reserves;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds) {
+                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveReserves reserves) {
         this.rebuilds = rebuilds;
+        this.reserves = reserves;
         this.record = record;
         this.skus = skus;
         this.init = init;
@@ -66,13 +68,19 @@ public class StockCatalog {
     /** What creating a SKU found. */
     public enum Creation { CREATED, ALREADY_EXISTS }
 
-    /** Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. */
+    /**
+     * Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. Its reserve
+     * ({@link LiveReserves}) starts in MySQL's row, and Redis gets the rest: the two stores never count a unit twice,
+     * whichever step a crash cuts off (a SKU MySQL knows and Redis lacks is loaded from MySQL's row).
+     */
     public Creation create(String skuId, long stocked, Integer perUserLimit, int segments) {
-        boolean created = skus.create(skuId, stocked, perUserLimit) == 1;
+        long reserve = reserves.targetFor(skuId, stocked);
+        boolean created = skus.create(skuId, stocked, perUserLimit, reserve) == 1;
         if (!created) {
             return Creation.ALREADY_EXISTS;
         }
-        InitOutcome outcome = init.run(skuId, stocked, 0, perUserLimit == null ? 0 : perUserLimit, segments);
+        InitOutcome outcome = init.run(skuId, stocked - reserve, 0, perUserLimit == null ? 0 : perUserLimit,
+                segments);
         if (outcome instanceof InitOutcome.AlreadyExists existing) {
             log.warn("SKU {} was new in MySQL but already had stock in Redis ({}); Redis left as it was", skuId,
                     existing);

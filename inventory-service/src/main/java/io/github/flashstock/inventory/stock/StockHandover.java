@@ -71,12 +71,14 @@ public class StockHandover {
     private final MeterRegistry meters;
     private final Duration completeAfter;
     private final StockRecovery recovery;
+    private final ReserveLevels levels;
 
     StockHandover(StockHandoverMapper handovers, SkuStockMapper skus, HandoverScript redis, TransactionTemplate tx,
                   InventorySettings settings, MeterRegistry meters,
-                  StockRecovery recovery,
+                  StockRecovery recovery, ReserveLevels levels,
                   @Value("${inventory.handover.complete-after:10s}") Duration completeAfter) {
         this.recovery = recovery;
+        this.levels = levels;
         this.completeAfter = completeAfter;
         this.handovers = handovers;
         this.skus = skus;
@@ -168,6 +170,10 @@ public class StockHandover {
                         moved, row.units(), direction, row.reason());
             }
         });
+        SkuStockRow now = skus.find(row.skuId());
+        if (now != null) {
+            levels.saw(row.skuId(), now.reserveAvailable());
+        }
         return handovers.find(row.operationId());
     }
 

@@ -49,6 +49,10 @@ public class StockModelMigration implements InitializingBean {
             log.info("stock model: {} got the MySQL reserve's columns (reserve_available, reserve_incoming,"
                     + " reserve_sold; all 0: every unit stays Redis's)", TABLE);
         }
+        if (addLedgerBuyer("stock_ledger")) {
+            log.info("stock model: stock_ledger got the columns user_id and redis_mirrored (rows before them name no"
+                    + " buyer, so per-user limits on the MySQL path do not count them)");
+        }
         int migrated = migrateRedis(jdbc.queryForList("SELECT sku_id FROM " + TABLE, String.class));
         if (migrated > 0) {
             log.info("stock model: {} SKU(s) moved to the stocked/available/reserved/sold fields in Redis", migrated);
@@ -95,6 +99,26 @@ public class StockModelMigration implements InitializingBean {
                 + " ADD CONSTRAINT ck_" + table + "_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0"
                 + " AND reserve_sold >= 0 AND reserve_sold <= sold"
                 + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0)");
+        return true;
+    }
+
+    /**
+     * Adds the buyer ({@code user_id}) and the mirror flag ({@code redis_mirrored}) to a ledger {@code table} made
+     * before them, with their indexes, in one statement.
+     *
+     * @return true when they were added, false when the table had them
+     */
+    boolean addLedgerBuyer(String table) {
+        Integer has = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                + " DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'user_id'", Integer.class, table);
+        if (has != null && has > 0) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table
+                + " ADD COLUMN user_id VARCHAR(64) NULL AFTER backend,"
+                + " ADD COLUMN redis_mirrored TINYINT NOT NULL DEFAULT 1 AFTER user_id,"
+                + " ADD KEY idx_" + table + "_buyer (sku_id, user_id),"
+                + " ADD KEY idx_" + table + "_store (backend, redis_mirrored)");
         return true;
     }
 

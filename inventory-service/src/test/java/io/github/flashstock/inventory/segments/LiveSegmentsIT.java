@@ -68,7 +68,8 @@ class LiveSegmentsIT extends InventoryITSupport {
     }
 
     private void configure(String sku, String count) {
-        LiveConfig.write(original.replace("    skus: {}", "    skus:\n      " + sku + ": \"" + count + "\""));
+        // the segments' per-SKU map (the first "skus: {}" of the file; the reserves have one too)
+        LiveConfig.write(original.replaceFirst("\n    skus: \\{}", "\n    skus:\n      " + sku + ": \"" + count + "\""));
         refresher.refresh();
     }
 

@@ -48,7 +48,7 @@ class SalesRecordIT extends InventoryITSupport {
             boolean confirm = i % 4 != 0;
             // the consumer's TRIED row beside the phase, which the TC then calls once more (a replay; the TC calls a
             // branch's phase again only after the last call ended)
-            work.add(() -> ledger.insert(xid, reservation, 1, sku, units, "TRIED", "REDIS"));
+            work.add(() -> ledger.insert(xid, reservation, 1, sku, units, "TRIED", "REDIS", "u-" + reservation));
             work.add(() -> {
                 for (int call = 0; call < 2; call++) {
                     if (confirm) {

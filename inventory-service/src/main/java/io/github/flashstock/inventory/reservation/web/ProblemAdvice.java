@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.reservation.web;
 
 import io.github.flashstock.inventory.reservation.InsufficientStock;
+import io.github.flashstock.inventory.reservation.InventoryDegraded;
 import io.github.flashstock.inventory.reservation.PurchaseLimitExceeded;
 import io.github.flashstock.inventory.reservation.ReservationCancelled;
 import io.github.flashstock.inventory.reservation.ReservationLines;
@@ -55,6 +56,21 @@ class ProblemAdvice extends BadInputAdvice {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
                 .body(with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-recovering",
                         "Stock being recovered", e.getMessage()), Map.of("skuId", e.skuId())));
+    }
+
+    /**
+     * Redis is out of reach and the MySQL store cannot take the reservation now (its rate limit is spent this second,
+     * or the SKU's reserve lacks the units while the rest are Redis's): nothing was reserved, and a retry in a moment
+     * may succeed.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> degraded(InventoryDegraded e) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-degraded", "Inventory degraded",
+                e.getMessage());
+        if (e.skuId() != null) {
+            p.setProperty("skuId", e.skuId());
+        }
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(p);
     }
 
     @ExceptionHandler

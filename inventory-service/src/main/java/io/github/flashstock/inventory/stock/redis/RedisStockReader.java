@@ -35,6 +35,14 @@ public class RedisStockReader {
                 (int) num(f.get(4)), (int) num(f.get(5)), segments));
     }
 
+    /** A PING: whether Redis answers at all (the breaker's probe when there is nothing else to send). */
+    public void ping() {
+        String pong = redis.execute((org.springframework.data.redis.core.RedisCallback<String>) c -> c.ping());
+        if (!"PONG".equalsIgnoreCase(pong)) {
+            throw new IllegalStateException("Redis answered PING with " + pong);
+        }
+    }
+
     /** The fence record's state (TRIED, CONFIRMED, CANCELLED), if there is one. */
     public Optional<String> fenceState(String skuId, String xid, String reservationId) {
         Object state = redis.opsForHash().get(StockKeys.fence(skuId, xid, reservationId), "state");

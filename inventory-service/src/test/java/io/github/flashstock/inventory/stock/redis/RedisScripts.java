@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.stock.redis;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.ConfirmScript;
+import io.github.flashstock.inventory.reservation.MirrorScript;
 import io.github.flashstock.inventory.reservation.TryCoalescer;
 import io.github.flashstock.inventory.reservation.TryCoalescing;
 import io.github.flashstock.inventory.reservation.TryScript;
@@ -28,6 +29,7 @@ public final class RedisScripts implements AutoCloseable {
     public final TryCoalescer coalescer;
     public final ConfirmScript confirm;
     public final CancelScript cancel;
+    public final MirrorScript mirror;
     public final InitScript init;
     public final RestockScript restock;
     public final ResegmentScript resegment;
@@ -46,6 +48,7 @@ public final class RedisScripts implements AutoCloseable {
                 new SimpleMeterRegistry());
         confirm = new ConfirmScript(redis);
         cancel = new CancelScript(redis);
+        mirror = new MirrorScript(redis);
         init = new InitScript(redis);
         restock = new RestockScript(redis);
         resegment = new ResegmentScript(redis);

@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.stock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.reservation.MirrorScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.segments.ResegmentOutcome;
@@ -30,8 +31,8 @@ class ScriptContractTest {
     @ParameterizedTest
     @CsvSource({
             "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
-            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE RECOVERED OVERSOLD",
-            "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE",
+            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL RECOVERED OVERSOLD UNRECORDED",
+            "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL",
             "init.lua, CREATED EXISTS",
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
             "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
@@ -40,7 +41,8 @@ class ScriptContractTest {
             "recover.lua, RECOVERED NOT_STALE",
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
             "release.lua, RELEASED NOT_HELD",
-            "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING"})
+            "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
+            "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -48,8 +50,8 @@ class ScriptContractTest {
         Enum<?>[] decoder = switch (script) {
             case "try.lua" -> TryOutcome.Code.values();
             case "confirm.lua" -> PhaseOutcome.Code.values();
-            // the Confirm's own two codes (a reservation it finds no record of) come last; Cancel has the first four
-            case "cancel.lua" -> Arrays.copyOf(PhaseOutcome.Code.values(), 4);
+            // the Confirm's own three codes (a reservation it finds no record of) come last; Cancel has the first five
+            case "cancel.lua" -> Arrays.copyOf(PhaseOutcome.Code.values(), 5);
             case "init.lua" -> InitOutcome.Code.values();
             case "restock.lua" -> RestockOutcome.Code.values();
             case "resegment.lua" -> ResegmentOutcome.Code.values();
@@ -59,6 +61,7 @@ class ScriptContractTest {
             case "epoch.lua" -> EpochScript.Code.values();
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             case "handover.lua" -> HandoverScript.Code.values();
+            case "mirror.lua" -> MirrorScript.Code.values();
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
@@ -70,7 +73,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua"})
+            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -84,12 +87,13 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @CsvSource({
-            "now_millis, try.lua confirm.lua cancel.lua recover.lua",
+            "now_millis, try.lua confirm.lua cancel.lua recover.lua mirror.lua",
             "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua"
-                    + " handover.lua",
+                    + " handover.lua mirror.lua",
             "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua handover.lua",
             "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua handover.lua",
-            "append_event, try.lua confirm.lua cancel.lua"})
+            "append_event, try.lua confirm.lua cancel.lua mirror.lua",
+            "release_reservation, cancel.lua mirror.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
         Map<String, String> copies = new LinkedHashMap<>();
         for (String script : ALL_SCRIPTS) {
@@ -106,7 +110,7 @@ class ScriptContractTest {
     /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         String helper = helper(script, "now_millis");
@@ -118,14 +122,16 @@ class ScriptContractTest {
 
     /**
      * Stock events go into the SKU's stream only through {@code append_event}, with one cap on unsent events: the
-     * phases that move stock append one, and no other script writes to a stream.
+     * phases that move stock (and the mirror, when it releases a duplicate) append one, and no other script writes to
+     * a stream.
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
     void eventsAreAppendedOnlyThroughTheSharedHelper(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
-        boolean phase = List.of("try.lua", "confirm.lua", "cancel.lua").contains(script);
+        // mirror.lua releases a duplicate Redis reservation as cancel.lua would, with its CANCELLED event
+        boolean phase = List.of("try.lua", "confirm.lua", "cancel.lua", "mirror.lua").contains(script);
 
         assertThat(code.split("'XADD'", -1).length - 1).as(script).isEqualTo(phase ? 1 : 0);
         assertThat(code.contains("local EVENTS_KEPT = 100000\n")).as(script).isEqualTo(phase);
@@ -137,7 +143,7 @@ class ScriptContractTest {
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
             "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua",
-            "handover.lua");
+            "handover.lua", "mirror.lua");
 
     /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
     private static String helper(String script, String name) throws IOException {

@@ -1,0 +1,161 @@
+package io.github.flashstock.devstack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of one of the stack's servers, for tests of a network that fails between one
+ * client and that server while every other client still reaches it (a split view): point the client at
+ * {@link #port()}, then {@link #cut()} and {@link #restore()}. Cut, it closes every connection it carries and stops
+ * listening, so the client sees its connections end and new ones refused, as when the server's host drops out of
+ * its network; restored, it listens on the same port again and forwards as before. It runs in the JVM that made it,
+ * one thread per direction of each connection, and {@link #close()} ends all of them.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final InetSocketAddress target;
+    private final int port;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger threads = new AtomicInteger();
+    private volatile ServerSocket listener;
+    private volatile boolean closed;
+
+    private TcpProxy(InetSocketAddress target, ServerSocket listener) {
+        this.target = target;
+        this.listener = listener;
+        this.port = listener.getLocalPort();
+        accept(listener);
+    }
+
+    /** A proxy to {@code targetHost:targetPort} on a free port of 127.0.0.1 ({@code listenPort} 0), or the given one. */
+    public static TcpProxy start(String targetHost, int targetPort, int listenPort) {
+        return new TcpProxy(new InetSocketAddress(targetHost, targetPort), listen(listenPort));
+    }
+
+    /** The port clients connect to. */
+    public int port() {
+        return port;
+    }
+
+    /** Whether the proxy forwards now (not cut). */
+    public boolean forwarding() {
+        return listener != null;
+    }
+
+    /** Closes every connection it carries and stops listening: connections end, new ones are refused. */
+    public synchronized void cut() {
+        ServerSocket l = listener;
+        listener = null;
+        if (l != null) {
+            quietly(l);
+        }
+        open.forEach(TcpProxy::quietly);
+        open.clear();
+    }
+
+    /** Listens on the same port again: new connections are forwarded. */
+    public synchronized void restore() {
+        if (listener == null && !closed) {
+            listener = listen(port);
+            accept(listener);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        cut();
+    }
+
+    private static ServerSocket listen(int port) {
+        try {
+            ServerSocket s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on 127.0.0.1:" + port + " for the TCP proxy", e);
+        }
+    }
+
+    private void accept(ServerSocket l) {
+        daemon("tcp-proxy-" + port + "-accept", () -> {
+            while (!l.isClosed()) {
+                Socket client;
+                try {
+                    client = l.accept();
+                } catch (IOException e) {
+                    return; // cut or closed
+                }
+                connect(client);
+            }
+        });
+    }
+
+    private void connect(Socket client) {
+        Socket server = new Socket();
+        try {
+            server.connect(target, 2_000);
+            client.setTcpNoDelay(true);
+            server.setTcpNoDelay(true);
+        } catch (IOException e) {
+            quietly(client);
+            quietly(server);
+            return;
+        }
+        open.add(client);
+        open.add(server);
+        if (listener == null) { // cut meanwhile
+            quietly(client);
+            quietly(server);
+            return;
+        }
+        int n = threads.incrementAndGet();
+        daemon("tcp-proxy-" + port + "-up-" + n, () -> pump(client, server));
+        daemon("tcp-proxy-" + port + "-down-" + n, () -> pump(server, client));
+    }
+
+    /** Copies one direction until either side ends, then closes both. */
+    private void pump(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (SocketException e) {
+            // the other direction, or cut(), closed the sockets
+        } catch (IOException e) {
+            // the connection failed: end it
+        } finally {
+            quietly(from);
+            quietly(to);
+            open.remove(from);
+            open.remove(to);
+        }
+    }
+
+    private static void daemon(String name, Runnable work) {
+        Thread t = new Thread(work, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void quietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,140 @@
+-- mirror.lua: tells Redis about one SKU line of a reservation the MySQL store holds (its Try ran on the MySQL path,
+-- against the SKU's reserve: sql/inventory.sql, stock_ledger rows with backend MYSQL), so that Redis counts its units
+-- towards the buyer's purchase limit, and its fence knows the reservation is not Redis's. The service runs it for
+-- every such ledger row whose current state Redis does not reflect yet (redis_mirrored = 0), and again after the
+-- row changes; it converges, so a replay changes nothing.
+--
+-- KEYS[1]  inv:{<sku>}, the SKU's stock hash (fence record, buyer counter, segments and events derive from it, see
+--          try.lua)
+-- ARGV[1]  xid
+-- ARGV[2]  reservation id
+-- ARGV[3]  units of this SKU the MySQL store holds or held for the reservation (> 0)
+-- ARGV[4]  the buyer's user id
+-- ARGV[5]  the MySQL row's state: TRIED, CONFIRMED or CANCELLED
+-- ARGV[6]  seconds to keep the record once the reservation has ended
+--
+-- Reply {code, units the buyer's count holds for this reservation now}
+--   0 MIRRORED            the fence record <KEYS[1]>:tx:<xid>:<reservation> says MYSQL while the MySQL store holds
+--                         the reservation (TRIED or CONFIRMED: try.lua meets it as a replay, confirm.lua and
+--                         cancel.lua answer HELD_IN_MYSQL) and CANCELLED once the MySQL store cancelled it (try.lua
+--                         refuses, as after any Cancel); the buyer's count holds its units while it is TRIED or
+--                         CONFIRMED and none once cancelled (field counted: what this record adds to the count)
+--   1 DUPLICATE_RELEASED  Redis held a TRIED reservation of its own under the same ids (a retried Try that reached
+--                         Redis after the MySQL store had taken it): its units went back to available, as cancel.lua
+--                         gives them back (with its CANCELLED event), and the record then became the MySQL store's,
+--                         as for MIRRORED
+--   2 ENDED_IN_REDIS      Redis's own reservation under the same ids was confirmed or cancelled already, by a phase
+--                         that reached Redis first (whose MySQL step resolved the MySQL store's side): nothing changed
+--   3 UNKNOWN_SKU         the SKU has no stock hash in Redis: nothing changed (mirrored once it is rebuilt)
+-- Idempotency: the record remembers what it added to the buyer's count, so a replay adds nothing.
+
+local MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU = 0, 1, 2, 3
+
+-- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+local EVENTS_KEPT = 100000
+
+-- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
+-- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
+local function append_event(stock, phase, at, events)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
+    'events', cjson.encode(events))
+end
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
+-- Gives a TRIED reservation's units back: out of reserved and into available, in the segments its record names
+-- (units of a draining segment, one beyond the active count since a resegment, go to an active one, and an
+-- emptied draining segment goes), and the buyer's count down by them; the record leaves the open set. The caller
+-- sets the record's new state.
+local function release_reservation(stock, fence, record)
+  local quantity = tonumber(record.quantity)
+  local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
+  for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
+    local s = tonumber(segment)
+    local units = tonumber(take)
+    local key = stock .. ':seg:' .. s
+    local reserved = redis.call('HINCRBY', key, 'reserved', -units)
+    if s >= count then
+      -- Tries no longer search a draining segment, so the released units become available in an active one
+      redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
+      if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
+        redis.call('DEL', key)
+      end
+    else
+      redis.call('HINCRBY', key, 'available', units)
+    end
+  end
+  redis.call('HINCRBY', stock, 'reserved', -quantity)
+  redis.call('HINCRBY', stock, 'available', quantity)
+  local buyer = stock .. ':buyer:' .. record.user
+  if redis.call('DECRBY', buyer, quantity) <= 0 then
+    redis.call('DEL', buyer)
+  end
+  redis.call('SREM', stock .. ':open', fence)
+end
+
+local stock = KEYS[1]
+local xid, reservation = ARGV[1], ARGV[2]
+local units = tonumber(ARGV[3])
+local user = ARGV[4]
+local mysql_state = ARGV[5]
+local retention = tonumber(ARGV[6])
+if units == nil or units <= 0 or units ~= math.floor(units) then
+  return redis.error_reply('mirror units must be a positive integer, not ' .. tostring(ARGV[3]))
+end
+if mysql_state ~= 'TRIED' and mysql_state ~= 'CONFIRMED' and mysql_state ~= 'CANCELLED' then
+  return redis.error_reply('mirror state must be TRIED, CONFIRMED or CANCELLED, not ' .. tostring(mysql_state))
+end
+if redis.call('EXISTS', stock) == 0 then
+  return {UNKNOWN_SKU, 0}
+end
+
+local fence = stock .. ':tx:' .. xid .. ':' .. reservation
+local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user', 'mirrored', 'counted')
+local code = MIRRORED
+local counted = 0
+if record.state and not record.mirrored then
+  -- Redis's own record under the same ids
+  if record.state ~= 'TRIED' then
+    return {ENDED_IN_REDIS, 0}
+  end
+  local millis = now_millis()
+  release_reservation(stock, fence, record)
+  append_event(stock, 'CANCELLED', millis,
+    {{xid, reservation, record.branch or '', tonumber(record.quantity), record.user or ''}})
+  redis.call('DEL', fence)
+  code = DUPLICATE_RELEASED
+elseif record.state then
+  counted = tonumber(record.counted or '0')
+end
+
+local wanted = mysql_state == 'CANCELLED' and 0 or units
+local buyer = stock .. ':buyer:' .. user
+if wanted ~= counted then
+  if redis.call('INCRBY', buyer, wanted - counted) <= 0 then
+    redis.call('DEL', buyer)
+  end
+end
+redis.call('HSET', fence, 'state', mysql_state == 'CANCELLED' and 'CANCELLED' or 'MYSQL', 'quantity', units,
+  'user', user, 'mirrored', 1, 'counted', wanted)
+if mysql_state == 'TRIED' then
+  redis.call('PERSIST', fence)
+else
+  redis.call('EXPIRE', fence, retention)
+end
+return {code, wanted}
