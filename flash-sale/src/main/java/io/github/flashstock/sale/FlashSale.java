@@ -453,9 +453,16 @@ public final class FlashSale {
         return mismatches.get();
     }
 
+    /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
     private JsonNode stock(String skuId) {
-        HttpResponse<String> stock = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock"))
-                .GET().build());
+        HttpRequest request = HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock")).GET()
+                .build();
+        HttpResponse<String> stock = send(request);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (stock.statusCode() == 503 && System.nanoTime() < deadline) {
+            ServiceProcess.sleep(Duration.ofMillis(500));
+            stock = send(request);
+        }
         if (stock.statusCode() != 200) {
             throw new IllegalStateException("cannot read the stock of " + skuId + ": " + stock.statusCode());
         }

@@ -151,8 +151,15 @@ class StockReservationAction implements ReservationAction {
             }
             return result;
         }
-        if (result instanceof TryOutcome.InsufficientStock && reserves.mayHave(group)) {
-            return inMysql(request, "redis_sold_out");
+        if (result instanceof TryOutcome.InsufficientStock redisShort && reserves.mayHave(group)) {
+            TryOutcome fromReserve = inMysql(request, "redis_sold_out");
+            if (fromReserve instanceof TryOutcome.InsufficientStock reserveShort) {
+                // neither store alone has enough: the answer names what both have of the SKU Redis was short of
+                long reserve = reserveShort.skuId().equals(redisShort.skuId()) ? reserveShort.available() : 0;
+                return new TryOutcome.InsufficientStock(redisShort.skuId(), redisShort.requested(),
+                        redisShort.available() + reserve);
+            }
+            return fromReserve;
         }
         return result;
     }

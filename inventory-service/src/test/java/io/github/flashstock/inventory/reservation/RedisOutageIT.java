@@ -104,6 +104,98 @@ class RedisOutageIT extends InventoryITSupport {
     }
 
     /**
+     * Reservations the MySQL store took while Redis was away end in the MySQL store after Redis is back: the one paid
+     * for is confirmed there (sold from the reserve), the abandoned one cancelled (units back to the reserve); Redis
+     * knows both (fence records, the buyer's count) and sells none of their units.
+     */
+    @Test
+    void reservationsTriedInMysqlAreConfirmedAndCancelledThereOnceRedisIsBack() throws Exception {
+        String sku = "late-" + UUID.randomUUID();
+        LiveConfig.write(original.replace("      skus: {}\n    # Tries per second", "      skus:\n        " + sku
+                + ": 10\n    # Tries per second"));
+        refresher.refresh();
+        createSku(sku, 50);
+        InventoryClient inventory = new InventoryClient(http);
+        GlobalTransaction paid = GlobalTransactionContext.getCurrentOrCreate();
+        RootContext.unbind();
+        GlobalTransaction abandoned = GlobalTransactionContext.getCurrentOrCreate();
+        RootContext.unbind();
+        SharedStack.pause(Component.REDIS);
+        try {
+            // Redis frozen: the Tries that reach it time out until the breaker opens
+            ExecutorService pool = Executors.newFixedThreadPool(12);
+            List<Future<?>> stuck = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                int n = i;
+                stuck.add(pool.submit(() -> reserveIn(inventory, sku, "stuck-" + n, "someone-" + n)));
+            }
+            for (Future<?> f : stuck) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !health.healthy());
+
+            paid.begin(60_000, "redis-outage-it");
+            assertThat(inventory.reserve(paid.getXid(), "order-paid", "zoe", List.of(new InventoryClient.Item(sku, 2)))
+                    .getStatusCode().value()).isEqualTo(201);
+            RootContext.unbind();
+            abandoned.begin(60_000, "redis-outage-it");
+            assertThat(inventory.reserve(abandoned.getXid(), "order-gone", "zoe",
+                    List.of(new InventoryClient.Item(sku, 1))).getStatusCode().value()).isEqualTo(201);
+            RootContext.unbind();
+        } finally {
+            SharedStack.resume(Component.REDIS);
+        }
+        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(7);
+        await().atMost(Duration.ofSeconds(30)).until(health::healthy);
+
+        paid.commit();
+        abandoned.rollback();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/reserved").asLong() == 0
+                && jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ? AND redis_mirrored = 0",
+                Long.class, sku) == 0);
+        JsonNode s = inventory.stock(sku);
+        assertThat(s.at("/mysql/sold").asLong()).isEqualTo(2);
+        assertThat(s.at("/mysql/reserve/sold").asLong()).isEqualTo(2);
+        assertThat(s.at("/redis/sold").asLong()).isZero();
+        assertThat(s.at("/redis/available").asLong()).isEqualTo(40);
+        assertThat(jdbc.queryForList("SELECT state FROM stock_ledger WHERE sku_id = ? AND user_id = 'zoe'"
+                + " AND backend = 'MYSQL' ORDER BY reservation_key", String.class, sku))
+                .containsExactly("CANCELLED", "CONFIRMED");
+        // Redis knows them: the paid order counts for zoe's limit (2), the cancelled one does not
+        assertThat(redis.opsForValue().get(io.github.flashstock.inventory.stock.redis.StockKeys.buyer(sku, "zoe")))
+                .isEqualTo("2");
+        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys.fence(sku,
+                paid.getXid(), "order-paid"), "state")).isEqualTo("MYSQL");
+        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys.fence(sku,
+                abandoned.getXid(), "order-gone"), "state")).isEqualTo("CANCELLED");
+        // so Redis refuses zoe a third unit while it has plenty
+        GlobalTransaction more = GlobalTransactionContext.getCurrentOrCreate();
+        more.begin(60_000, "redis-outage-it");
+        ResponseEntity<JsonNode> refused = inventory.reserve(more.getXid(), "order-more", "zoe",
+                List.of(new InventoryClient.Item(sku, 1)));
+        more.rollback();
+        assertThat(refused.getStatusCode().value()).isEqualTo(409);
+        assertThat(refused.getBody().path("type").asText()).endsWith("purchase-limit-exceeded");
+        assertThat(reconciler.check(sku)).isEmpty();
+    }
+
+    /** One Try in a global transaction of its own, rolled back whatever the answer. */
+    private static void reserveIn(InventoryClient inventory, String sku, String reservation, String user) {
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        try {
+            tx.begin(60_000, "redis-outage-it");
+            inventory.reserve(tx.getXid(), reservation, user, List.of(new InventoryClient.Item(sku, 1)));
+            tx.rollback();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            RootContext.unbind();
+        }
+    }
+
+    /**
      * 480 buyers, 24 at a time, each placing up to two orders one after the other (a hot SKU of 300 units with a
      * reserve of 80, a basket SKU of 2,000 with 400), every third abandoned; the outage starts once 120 buyers have
      * been answered.

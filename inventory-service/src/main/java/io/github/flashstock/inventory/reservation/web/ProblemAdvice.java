@@ -123,6 +123,20 @@ class ProblemAdvice extends BadInputAdvice {
                                 + " repeating it is safe"));
     }
 
+    /**
+     * A Redis call failed without a category Spring knows (Lettuce's own failures: the client refused a command while
+     * it reconnects, the connection was lost under way): when it says Redis could not be reached, a 503 like
+     * {@link #storeUnavailable}; any other (an error reply of a Redis that serves) stays a server error.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> redisFailure(org.springframework.data.redis.RedisSystemException e) {
+        if (io.github.flashstock.inventory.stock.redis.RedisFailures.unreachable(e)) {
+            return storeUnavailable(e);
+        }
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(ProblemDetails.of(
+                HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error", "Redis refused a command"));
+    }
+
     private static ProblemDetail with(ProblemDetail p, Map<String, Object> facts) {
         facts.forEach(p::setProperty);
         return p;
