@@ -26,7 +26,9 @@
 --   2 ENDED_IN_REDIS      Redis's own reservation under the same ids was confirmed or cancelled already, by a phase
 --                         that reached Redis first (whose MySQL step resolved the MySQL store's side): nothing changed
 --   3 UNKNOWN_SKU         the SKU has no stock hash in Redis: nothing changed (mirrored once it is rebuilt)
--- Idempotency: the record remembers what it added to the buyer's count, so a replay adds nothing.
+-- Idempotency: the record remembers what it added to the buyer's count and the MySQL state it reflects, so a replay
+-- adds nothing, and a round that read the row before it ended (TRIED) changes nothing once another round has
+-- written its end (CONFIRMED or CANCELLED: the MySQL store's states only move forward).
 
 local MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU = 0, 1, 2, 3
 
@@ -105,7 +107,7 @@ if redis.call('EXISTS', stock) == 0 then
 end
 
 local fence = stock .. ':tx:' .. xid .. ':' .. reservation
-local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user', 'mirrored', 'counted')
+local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user', 'mirrored', 'counted', 'mysql_state')
 local code = MIRRORED
 local counted = 0
 if record.state and not record.mirrored then
@@ -121,6 +123,9 @@ if record.state and not record.mirrored then
   code = DUPLICATE_RELEASED
 elseif record.state then
   counted = tonumber(record.counted or '0')
+  if mysql_state == 'TRIED' and record.mysql_state and record.mysql_state ~= 'TRIED' then
+    return {MIRRORED, counted} -- the row has ended since this round read it, and Redis knows how
+  end
 end
 
 local wanted = mysql_state == 'CANCELLED' and 0 or units
@@ -131,7 +136,7 @@ if wanted ~= counted then
   end
 end
 redis.call('HSET', fence, 'state', mysql_state == 'CANCELLED' and 'CANCELLED' or 'MYSQL', 'quantity', units,
-  'user', user, 'mirrored', 1, 'counted', wanted)
+  'user', user, 'mirrored', 1, 'counted', wanted, 'mysql_state', mysql_state)
 if mysql_state == 'TRIED' then
   redis.call('PERSIST', fence)
 else

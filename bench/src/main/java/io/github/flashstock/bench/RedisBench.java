@@ -175,8 +175,31 @@ final class RedisBench implements AutoCloseable {
         }
     }
 
+    /**
+     * The coalesced Java path with every Try through the service's Redis breaker ({@code RedisHealth}, configured as
+     * {@code nacos-config/inventory-service.yaml} ships it, with its lock-free window), as the Try action calls it.
+     */
+    Result javaPathThroughTheBreaker(int clients, int requests) throws Exception {
+        io.github.flashstock.inventory.stock.redis.RedisHealth health = new io.github.flashstock.inventory.stock.redis
+                .RedisHealth(io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry.of(
+                io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
+                        .slidingWindowType(io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType
+                                .TIME_BASED)
+                        .slidingWindowSize(5).minimumNumberOfCalls(10).failureRateThreshold(50)
+                        .slidingWindowSynchronizationStrategy(io.github.resilience4j.circuitbreaker.CircuitBreakerConfig
+                                .SlidingWindowSynchronizationStrategy.LOCK_FREE)
+                        .build()));
+        return javaPath(clients, requests, request -> health.call(() -> coalescer.reserve(request)));
+    }
+
     /** {@code through} null: each Try alone through {@link #tryScript} on the caller's thread. */
     private Result javaPath(int clients, int requests, TryCoalescer through) throws Exception {
+        return javaPath(clients, requests, through == null ? request -> tryScript.run(List.of(request)).get(0)
+                : through::reserve);
+    }
+
+    private Result javaPath(int clients, int requests,
+                            java.util.function.Function<TryRequest, TryOutcome> path) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         AtomicLong next = new AtomicLong();
         CountDownLatch start = new CountDownLatch(1);
@@ -189,8 +212,7 @@ final class RedisBench implements AutoCloseable {
                 for (long i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                     long t = System.nanoTime();
                     TryRequest request = new TryRequest("bench-xid-" + i, "r-" + i, i, "u-" + (i % 100_000), line);
-                    TryOutcome o = through != null ? through.reserve(request)
-                            : tryScript.run(List.of(request)).get(0);
+                    TryOutcome o = path.apply(request);
                     nanos[(int) i] = System.nanoTime() - t;
                     if (!(o instanceof TryOutcome.Reserved)) {
                         throw new IllegalStateException("unexpected " + o);

@@ -65,6 +65,7 @@ public final class TryBenchmark {
 
     private static void run(Endpoints e, int rounds, int requests) throws Exception {
         List<Double> java = new ArrayList<>();
+        List<Double> breaker = new ArrayList<>();
         List<Double> alone = new ArrayList<>();
         List<Double> noFsync = new ArrayList<>();
         List<Double> replica = new ArrayList<>();
@@ -97,6 +98,9 @@ public final class TryBenchmark {
                 bench.fresh(1);
                 double j = bench.javaPath(CLIENTS, requests, true).perSecond();
                 bench.fresh(1);
+                double b = bench.javaPathThroughTheBreaker(CLIENTS, requests).perSecond();
+                breaker.add(b);
+                bench.fresh(1);
                 double a = bench.javaPath(CLIENTS, requests, false).perSecond();
                 bench.fresh(1);
                 double n = bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, true)).perSecond();
@@ -118,12 +122,12 @@ public final class TryBenchmark {
                 noFsync.add(n);
                 replica.add(w);
                 mysql.add(m);
-                System.out.printf("round %d: java path %,.0f/s (without coalescing %,.0f/s; durability none %,.0f/s;"
-                        + " durability replica %,.0f/s) | "
+                System.out.printf("round %d: java path %,.0f/s (through the breaker %,.0f/s; without coalescing %,.0f/s;"
+                        + " durability none %,.0f/s; durability replica %,.0f/s) | "
                         + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s; without the event append %,.0f/s"
                         + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s | the MySQL store %,.0f/s (with a per-user"
                         + " limit %,.0f/s)%n",
-                        round, j, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fl);
+                        round, j, b, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fl);
             }
         }
         double mj = RedisBench.median(java);
@@ -136,11 +140,13 @@ public final class TryBenchmark {
         double me = RedisBench.median(noEvents);
         double mbe = RedisBench.median(noEventsBatched);
         double mf = RedisBench.median(mysqlStore);
+        double mb = RedisBench.median(breaker);
         double mfl = RedisBench.median(mysqlStoreLimited);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
         System.out.printf("| service Java path (TryCoalescer + TryScript, in-process) | %,.0f |%n", mj);
+        System.out.printf("| the same through the Redis breaker (RedisHealth, as the Try action calls it) | %,.0f |%n", mb);
         System.out.printf("| the same without coalescing (TryScript alone, one Try per call) | %,.0f |%n", ma);
         System.out.printf("| the Java path with inventory.durability none (appendfsync everysec instead of always) "
                 + "| %,.0f |%n", mn);
@@ -160,6 +166,8 @@ public final class TryBenchmark {
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
         System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
                 mj / mn);
+        System.out.printf("through the breaker / without = %.2f (what the Redis breaker costs the Java path)%n",
+                mb / mj);
         System.out.printf("durability replica / none = %.2f, replica / fsync = %.2f (what a replica's acknowledgement"
                 + " before the answer costs)%n", mw / mn, mw / mj);
         System.out.printf("stock events in the script: with / without = %.2f (one reservation per call), %.2f (%d per"

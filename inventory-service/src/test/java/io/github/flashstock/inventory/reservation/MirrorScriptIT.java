@@ -62,6 +62,12 @@ class MirrorScriptIT extends ScriptITSupport {
                 .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
 
         assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(2);
+        // a round that read the rows before they ended comes too late: nothing moves back
+        assertThat(scripts.mirror.run(sku, abandoned, "order-a", 3, "bob", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+        assertThat(scripts.mirror.run(sku, paid, "order-p", 2, "bob", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 2));
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(2);
         assertThat(scripts.redis.getExpire(StockKeys.fence(sku, paid, "order-p"))).isPositive();
         assertThat(scripts.reader.fenceState(sku, abandoned, "order-a")).contains("CANCELLED");
         assertThat(scripts.tryScript.run(abandoned, "order-a", 1, "bob", lines(sku, 3)))

@@ -1,5 +1,7 @@
 package io.github.flashstock.inventory.stock.redis;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.common.circuitbreaker.configuration.CircuitBreakerConfigCustomizer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.Delay;
 import java.time.Duration;
@@ -23,6 +25,16 @@ class RedisClientOptions {
     @Bean
     LettuceClientOptionsBuilderCustomizer rejectCommandsWhileDisconnected() {
         return builder -> builder.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+    }
+
+    /**
+     * The Redis breaker counts every Try, Confirm and Cancel, tens of thousands a second from many threads: its
+     * window is resilience4j's lock-free one rather than the default, which takes a lock per call.
+     */
+    @Bean
+    CircuitBreakerConfigCustomizer redisBreakerWithoutLocks() {
+        return CircuitBreakerConfigCustomizer.of(RedisHealth.NAME, builder -> builder
+                .slidingWindowSynchronizationStrategy(CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE));
     }
 
     @Bean
