@@ -126,6 +126,60 @@ class HostileInputIT {
         assertThat(answer.body()).contains("urn:flashstock:problem:release-refused");
     }
 
+    @Property(tries = 120)
+    void handoversRefuseEveryHostileRequestWithAProblem(@ForAll("handoverBodies") String body,
+                                                        @ForAll("handoverKeys") String key) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url()
+                        + "/admin/skus/" + SKU + "/handovers"))
+                .header("Authorization", "Bearer " + services.adminToken())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!key.isEmpty()) {
+            request.header("Idempotency-Key", key);
+        }
+
+        assertProblem(send(request), body + " / Idempotency-Key " + key);
+    }
+
+    /**
+     * Bodies of POST /admin/skus/{id}/handovers that move nothing: a direction that is not one, or units that are not
+     * a positive integer of a sane size or more than either store holds; or a good body sent with a hostile key.
+     */
+    @Provide
+    Arbitrary<String> handoverBodies() {
+        Arbitrary<String> badDirection = Combinators.combine(Arbitraries.of("\"SIDEWAYS\"", "\"to_mysql\"", "\"\"",
+                        "null", "1", "[]", "\"TO_MYSQL \""), Arbitraries.of("1", "5", "10"))
+                .as((direction, units) -> "{\"direction\":" + direction + ",\"units\":" + units + "}");
+        Arbitrary<String> badUnits = Combinators.combine(Arbitraries.of("\"TO_MYSQL\"", "\"TO_REDIS\""),
+                        Arbitraries.oneOf(hostileQuantities(), Arbitraries.of("999999999", "1000000001")))
+                .as((direction, units) -> "{\"direction\":" + direction + ",\"units\":" + units + "}");
+        return Arbitraries.oneOf(badDirection, badUnits, notJson(), Arbitraries.of("{}", "{\"units\":1}",
+                "{\"direction\":\"TO_REDIS\"}"));
+    }
+
+    /** No key, or one that cannot be an operation id (with a good body, such a key alone must refuse). */
+    @Provide
+    Arbitrary<String> handoverKeys() {
+        return Arbitraries.oneOf(Arbitraries.just(""), Arbitraries.of("a b", "{op}", "op/1", "k".repeat(129)));
+    }
+
+    @Property(tries = 30)
+    void aGoodHandoverWithAHostileKeyMovesNothing(@ForAll("hostileHandoverKeys") String key) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url()
+                        + "/admin/skus/" + SKU + "/handovers"))
+                .header("Authorization", "Bearer " + services.adminToken())
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"direction\":\"TO_REDIS\",\"units\":1}"));
+
+        assertProblem(send(request), key);
+    }
+
+    @Provide
+    Arbitrary<String> hostileHandoverKeys() {
+        return Arbitraries.of("a b", "{op}", "op/1", "k".repeat(129), "op;1", "op\"1", "op?1");
+    }
+
     @Provide
     Arbitrary<String> goodReservationIds() {
         return goodIds();
@@ -341,8 +395,10 @@ class HostileInputIT {
         // MySQL: the target SKU's row and ledger, how many SKUs exist, repairs, orders (other SKUs' ledgers may still
         // be filling from earlier tests' events, so they are left out)
         state.put("inventory", rows(stack, "inventory", "SELECT (SELECT COUNT(*) FROM sku_stock),"
-                + " (SELECT CONCAT_WS('/', stocked, sold, reserved, version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
+                + " (SELECT CONCAT_WS('/', stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
+                + " version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = '" + SKU + "'),"
+                + " (SELECT COUNT(*) FROM stock_handover WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM repair_audit)"));
         state.put("orders", rows(stack, "orders", "SELECT (SELECT COUNT(*) FROM orders),"
                 + " (SELECT COUNT(*) FROM order_line)"));

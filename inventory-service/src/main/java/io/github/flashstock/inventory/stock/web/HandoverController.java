@@ -37,7 +37,16 @@ class HandoverController {
         this.handover = handover;
     }
 
-    record HandoverRequest(@NotNull StockHandover.Direction direction, @NotNull @Positive @Max(1_000_000_000) Long units) {
+    /**
+     * The body. {@code direction} is read as text and must be one of the two names exactly: Jackson would otherwise
+     * take an enum's position ({@code 1}) or a name with spaces around it for a direction.
+     */
+    record HandoverRequest(@NotNull @Pattern(regexp = "TO_MYSQL|TO_REDIS", message = "must be TO_MYSQL or TO_REDIS")
+                           String direction, @NotNull @Positive @Max(1_000_000_000) Long units) {
+
+        StockHandover.Direction toDirection() {
+            return StockHandover.Direction.valueOf(direction);
+        }
     }
 
     /**
@@ -52,7 +61,7 @@ class HandoverController {
                                @Pattern(regexp = AdminController.OPERATION_ID) String key,
                                @Valid @RequestBody HandoverRequest body) {
         String operation = key == null ? UUID.randomUUID().toString() : key;
-        StockHandover.Result result = handover.handOver(skuId, body.direction(), body.units(), operation, "operator");
+        StockHandover.Result result = handover.handOver(skuId, body.toDirection(), body.units(), operation, "operator");
         if (result instanceof StockHandover.Result.Done done) {
             return ResponseEntity.ok(done.row());
         }
