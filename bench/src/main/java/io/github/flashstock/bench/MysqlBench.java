@@ -45,6 +45,7 @@ final class MysqlBench implements AutoCloseable {
         dataSource.setPassword(e.dbPassword());
         dataSource.setMaximumPoolSize(connections);
         dataSource.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        dataSource.addDataSourceProperty("allowMultiQueries", "true");
         Configuration mybatis = new Configuration();
         mybatis.setMapUnderscoreToCamelCase(true);
         mybatis.addMapper(SkuStockMapper.class);

@@ -47,8 +47,17 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         missingEvents = List.copyOf(missingEvents);
     }
 
-    /** One SKU after the drill: both stores' counts and the units of its CONFIRMED orders. */
-    public record SkuOutcome(String skuId, StockCounts stock, long unitsInConfirmedOrders) {
+    /**
+     * One SKU after the drill: both stores' counts, the units of its CONFIRMED orders, and the buyers who hold more
+     * than the per-user limit: in one store ({@code overLimitInAStore}: a store broke its own rule, never allowed),
+     * and across both ({@code overLimit}: possible within the lag between the stores, docs/design.md).
+     */
+    public record SkuOutcome(String skuId, StockCounts stock, long unitsInConfirmedOrders, int overLimitInAStore,
+                             int overLimit) {
+
+        public SkuOutcome(String skuId, StockCounts stock, long unitsInConfirmedOrders) {
+            this(skuId, stock, unitsInConfirmedOrders, 0, 0);
+        }
 
         public long stocked() {
             return stock.stocked();
@@ -97,12 +106,23 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         return skus.stream().allMatch(SkuOutcome::agree);
     }
 
+    /** Buyers above the per-user limit in one store, over all SKUs: 0, or a store broke its own rule. */
+    public int overLimitInAStore() {
+        return skus.stream().mapToInt(SkuOutcome::overLimitInAStore).sum();
+    }
+
+    /** Buyers above the per-user limit across both stores, over all SKUs. */
+    public int overLimit() {
+        return skus.stream().mapToInt(SkuOutcome::overLimit).sum();
+    }
+
     /**
      * Everything a drill promises: no unit oversold, lost or held, no answer untrue, nothing left behind, no event
      * lost (unless Redis itself lost writes: an event is exactly as durable as the stock it describes).
      */
     public boolean clean() {
         return settled && oversold() == 0 && lost() == 0 && reserved() == 0 && storesAgree() && pendingOrders == 0
+                && overLimitInAStore() == 0
                 && tcSessionsLeft == 0 && findings.isEmpty() && unmatched.isEmpty() && contradictions == 0 && improperAnswers == 0
                 && (!drill.survivable() || failedOrders == 0)
                 && (missingEvents.isEmpty() || drill.losesRedisWrites());
@@ -129,6 +149,9 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.printf("oversold %d, lost %d, reserved %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),
                 reserved(), pendingOrders, tcSessionsLeft);
         out.println("Redis vs MySQL vs orders: " + (storesAgree() ? "equal" : "DIFFERENT"));
+        out.println("purchase limits:          " + (overLimitInAStore() == 0 ? "kept in each store"
+                : overLimitInAStore() + " buyer(s) above the limit in one store") + "; " + overLimit()
+                + " buyer(s) above it across both stores");
         out.println("orders vs reservations:   " + (unmatched.isEmpty() ? "every CONFIRMED order has its units sold"
                 : unmatched.size() + " unmatched: " + String.join("; ", unmatched.subList(0,
                         Math.min(5, unmatched.size())))));

@@ -169,8 +169,9 @@ public final class DrillRunner implements AutoCloseable {
         orders.values().forEach(o -> xids.add(o.xid()));
         int sessionsLeft = tcSessions(xids);
         List<DrillReport.SkuOutcome> outcomes = new ArrayList<>();
+        Map<String, List<long[]>> bought = boughtByBuyer(skuIds);
         for (String sku : skuIds.stream().sorted().toList()) {
-            outcomes.add(outcome(sku, orders));
+            outcomes.add(outcome(sku, orders, bought.getOrDefault(sku, List.of())));
         }
         List<String> findings = findings(skuIds, xids);
         List<LedgerRow> ledger = ledger(skuIds);
@@ -568,10 +569,34 @@ public final class DrillRunner implements AutoCloseable {
         }
     }
 
-    private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders) {
+    /**
+     * @param bought per buyer of the SKU, the units of its CONFIRMED reservations in Redis and in the MySQL store
+     */
+    private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders, List<long[]> bought) {
         long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
-        return new DrillReport.SkuOutcome(sku, StockCounts.of(stock(sku)), inOrders);
+        JsonNode stock = stock(sku);
+        long limit = stock.path("mysql").path("perUserLimit").asLong(0);
+        int inAStore = 0;
+        int across = 0;
+        if (limit > 0) {
+            for (long[] b : bought) {
+                inAStore += b[0] > limit || b[1] > limit ? 1 : 0;
+                across += b[0] + b[1] > limit ? 1 : 0;
+            }
+        }
+        return new DrillReport.SkuOutcome(sku, StockCounts.of(stock), inOrders, inAStore, across);
+    }
+
+    /** Per SKU and buyer, the units of CONFIRMED reservations {Redis's, the MySQL store's}, from the ledger. */
+    private Map<String, List<long[]>> boughtByBuyer(Set<String> skuIds) {
+        Map<String, List<long[]>> bought = new HashMap<>();
+        forEachRow("inventory", "SELECT sku_id, SUM(CASE WHEN backend = 'REDIS' THEN quantity ELSE 0 END),"
+                + " SUM(CASE WHEN backend = 'MYSQL' THEN quantity ELSE 0 END) FROM stock_ledger"
+                + " WHERE state = 'CONFIRMED' AND user_id IS NOT NULL AND sku_id IN (?) GROUP BY sku_id, user_id",
+                skuIds, rs -> bought.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                        .add(new long[] {rs.getLong(2), rs.getLong(3)}));
+        return bought;
     }
 
     private long reserved(String sku) {

@@ -71,6 +71,18 @@ class DrillReportTest {
     }
 
     @Test
+    void aBuyerAboveTheLimitInOneStoreMakesADrillUnclean() {
+        DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
+        DrillReport.SkuOutcome across = new DrillReport.SkuOutcome("s", fine.stock(), 6, 0, 1);
+        DrillReport.SkuOutcome inAStore = new DrillReport.SkuOutcome("s", fine.stock(), 6, 1, 1);
+
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, across).clean())
+                .as("above the limit only across the stores: the lag the design allows").isTrue();
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, inAStore).clean()).isFalse();
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, inAStore).overLimit()).isEqualTo(1);
+    }
+
+    @Test
     void aDrillIsCleanOnlyWhenEveryFigureIs() {
         DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
         assertThat(report(Drill.TC_KILL, 5, 0, 0, List.of(), true, fine).clean())

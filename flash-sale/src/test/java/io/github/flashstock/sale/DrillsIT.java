@@ -86,6 +86,8 @@ class DrillsIT {
         soft.assertThat(report.storesAgree()).as(d + "Redis, MySQL and the CONFIRMED orders count the same sold units: "
                         + report.skus())
                 .isTrue();
+        soft.assertThat(report.overLimitInAStore()).as(d + "buyers above the per-user limit in one store: "
+                + report.skus()).isZero();
         soft.assertThat(report.pendingOrders()).as(d + "orders still PENDING").isZero();
         soft.assertThat(report.tcSessionsLeft()).as(d + "global sessions left at the TC").isZero();
         soft.assertThat(report.findings()).as(d + "reconciler findings").isEmpty();

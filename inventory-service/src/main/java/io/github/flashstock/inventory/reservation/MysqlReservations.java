@@ -7,9 +7,15 @@ import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.jdbc.TriedLine;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -28,7 +34,33 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
+    /** SQLSTATE of a unique key violation. */
+    private static final String DUPLICATE_KEY = "23000";
+
+    /** {@link #inOneOrTwoTrips}, no limit: the row is written only when the update took the units (ROW_COUNT()). */
+    private static final String ONE_TRIP = "START TRANSACTION;"
+            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ? AND per_user_limit IS NULL;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
+            + " COMMIT;"
+            + " SELECT per_user_limit FROM sku_stock WHERE sku_id = ?";
+
+    /** {@link #inOneOrTwoTrips} with a limit: the same, then the limit and the buyer's units; no commit yet. */
+    private static final String LIMITED_TRIP = "START TRANSACTION;"
+            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ?;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
+            + " SELECT per_user_limit, (SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
+            + " AND user_id = ? AND state IN ('TRIED', 'CONFIRMED') AND NOT (xid = ? AND reservation_key = ?))"
+            + " FROM sku_stock WHERE sku_id = ?";
+
+    /** SKUs seen with a per-user limit: their one-line Tries go the limited way at once. */
+    private final java.util.Map<String, Boolean> limited = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final TransactionTemplate tx;
+    private final JdbcTemplate jdbc;
     private final javax.sql.DataSource dataSource;
     private final ReserveLevels levels;
 
@@ -38,19 +70,30 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         this.skus = skus;
         this.ledger = ledger;
         this.dataSource = dataSource;
+        this.jdbc = new JdbcTemplate(dataSource);
         // the connections' own level (no per-transaction SET, which costs round trips on the hot row)
         this.tx = new TransactionTemplate(transactions);
     }
 
-    /** Refuses to start on connections made with another isolation level than READ COMMITTED. */
+    /**
+     * Refuses to start on connections made with another isolation level than READ COMMITTED, or that cannot send
+     * several statements at once.
+     */
     @Override
-    public void afterPropertiesSet() throws java.sql.SQLException {
+    public void afterPropertiesSet() throws SQLException {
         try (java.sql.Connection c = dataSource.getConnection()) {
             if (c.getTransactionIsolation() != java.sql.Connection.TRANSACTION_READ_COMMITTED) {
                 throw new IllegalStateException("the inventory database connections must use READ COMMITTED (set"
                         + " spring.datasource.hikari.transaction-isolation: TRANSACTION_READ_COMMITTED): the MySQL"
                         + " store's per-user limit counts purchases after a row lock and needs to see the latest"
                         + " committed ones; the connections use level " + c.getTransactionIsolation());
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT 1; SELECT 2");
+            } catch (SQLException e) {
+                throw new IllegalStateException("the inventory database connections must allow several statements"
+                        + " in one request (set spring.datasource.hikari.data-source-properties.allowMultiQueries:"
+                        + " true): the MySQL store's Try sends its statements and the commit together", e);
             }
         }
     }
@@ -66,6 +109,12 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *                           truthful answer is "not now", not "sold out"
      */
     public TryOutcome reserve(TryRequest request, boolean redisReachable) {
+        if (request.lines().size() == 1) {
+            Optional<TryOutcome> quick = inOneOrTwoTrips(request);
+            if (quick.isPresent()) {
+                return quick.get();
+            }
+        }
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
         return tx.execute(status -> {
             if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
@@ -82,6 +131,114 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             }
             return new TryOutcome.Reserved();
         });
+    }
+
+    /**
+     * The common Try, one line, without the general way's round trips, which the SKU's row lock would otherwise be
+     * held across (on the hot row, that time is the MySQL store's throughput). The statements go together in one
+     * request ({@code allowMultiQueries}): the units out of the reserve, the TRIED row only if they were taken
+     * ({@code ROW_COUNT()}), and then
+     * <ul>
+     *   <li>for a SKU without a per-user limit, the commit, in the same request: one round trip, the row locked only
+     *       while the server runs them;</li>
+     *   <li>for a SKU with one, the buyer's units in both stores, counted after the row lock (READ COMMITTED: every
+     *       purchase committed before it), and the commit or the rollback in a second request.</li>
+     * </ul>
+     * Which SKUs have a limit is remembered from the answers (a SKU whose limit went away meanwhile still gets a
+     * correct answer, through the limited way). Anything else (no such SKU, too few units, a row of the reservation
+     * already there: its insert fails on the unique key and the transaction is rolled back) leaves nothing changed
+     * and goes the general way, which says what it is.
+     *
+     * @return the outcome, or empty for the general way
+     */
+    private Optional<TryOutcome> inOneOrTwoTrips(TryRequest request) {
+        StockLine line = request.lines().get(0);
+        boolean withLimit = limited.containsKey(line.skuId());
+        return jdbc.execute((ConnectionCallback<Optional<TryOutcome>>) c -> {
+            if (!c.getAutoCommit()) {
+                return Optional.empty(); // inside a transaction of someone else's: its own statements only
+            }
+            try (PreparedStatement ps = c.prepareStatement(withLimit ? LIMITED_TRIP : ONE_TRIP)) {
+                int i = 1;
+                ps.setInt(i++, line.quantity());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, line.skuId());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, request.xid());
+                ps.setString(i++, request.reservationId());
+                ps.setLong(i++, request.branchId());
+                ps.setString(i++, line.skuId());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, request.userId());
+                if (withLimit) {
+                    ps.setString(i++, line.skuId());
+                    ps.setString(i++, request.userId());
+                    ps.setString(i++, request.xid());
+                    ps.setString(i++, request.reservationId());
+                }
+                ps.setString(i, line.skuId());
+                ps.execute();
+                // START TRANSACTION, UPDATE, INSERT (, COMMIT), SELECT
+                int taken = nextCount(ps);
+                int written = nextCount(ps);
+                if (!withLimit) {
+                    nextCount(ps);
+                }
+                ps.getMoreResults();
+                Long limit = null;
+                long held = 0;
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (rs != null && rs.next()) {
+                        limit = rs.getObject(1) == null ? null : rs.getLong(1);
+                        held = withLimit ? rs.getLong(2) : 0;
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) {
+                    // read to the end, so the connection is clean for the next statement
+                }
+                if (!withLimit) {
+                    if (taken == 1 && written == 1) {
+                        return Optional.of(new TryOutcome.Reserved());
+                    }
+                    if (limit != null) {
+                        limited.put(line.skuId(), Boolean.TRUE); // refused for its limit: the limited way from now on
+                        return Optional.empty();
+                    }
+                    return Optional.empty();
+                }
+                if (taken != 1 || written != 1) {
+                    end(c, "ROLLBACK");
+                    return Optional.empty();
+                }
+                if (limit == null) {
+                    limited.remove(line.skuId());
+                } else if (held + line.quantity() > limit) {
+                    end(c, "ROLLBACK");
+                    return Optional.of(new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(), limit, held));
+                }
+                end(c, "COMMIT");
+                return Optional.of(new TryOutcome.Reserved());
+            } catch (SQLException e) {
+                // the reservation's row exists (a replay, a Cancel that came first, Redis's own row): nothing stays
+                end(c, "ROLLBACK");
+                if (DUPLICATE_KEY.equals(e.getSQLState())) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
+    }
+
+    private static void end(java.sql.Connection c, String how) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(how);
+        }
+    }
+
+    /** The next statement's update count, after the one before it. */
+    private static int nextCount(PreparedStatement ps) throws SQLException {
+        ps.getMoreResults();
+        return ps.getUpdateCount();
     }
 
     /** One line's units out of the reserve; null when taken, the refusal otherwise. */

@@ -65,7 +65,7 @@ public class ReserveMirror implements DisposableBean {
 
     ReserveMirror(StockLedgerMapper ledger, MirrorScript script, RedisHealth redis, InventorySettings settings,
                   MeterRegistry meters, ApplicationEventPublisher events, RedisStockReader reader,
-                  @Value("${inventory.fallback.mirror-interval:1s}") Duration interval) {
+                  @Value("${inventory.fallback.mirror-interval:250ms}") Duration interval) {
         this.reader = reader;
         this.ledger = ledger;
         this.script = script;
