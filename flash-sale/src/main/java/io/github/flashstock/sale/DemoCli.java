@@ -216,11 +216,9 @@ public final class DemoCli {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            if (!dataId.contains("skus: {}")) {
-                throw new IllegalStateException("nacos-config/inventory-service.yaml has no 'skus: {}' to extend");
-            }
+            String changed = NacosAdmin.withSegmentCount(dataId, skuId, 4);
             long published = System.nanoTime();
-            if (!nacos.publish("inventory-service.yaml", dataId.replace("skus: {}", "skus: {" + skuId + ": 4}"))) {
+            if (!nacos.publish("inventory-service.yaml", changed)) {
                 throw new IllegalStateException("Nacos refused the change");
             }
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

@@ -186,4 +186,19 @@ public final class NacosAdmin {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * {@code inventory-service.yaml} with one SKU's segment count set in {@code inventory.segments.skus}, the map
+     * indented by four. The file has a second empty {@code skus} map, the reserves' ({@code inventory.fallback.reserve},
+     * indented by six), which a plain replace of {@code "skus: {}"} would fill too: the SKU's reserve would become as
+     * many units as it gets segments.
+     */
+    public static String withSegmentCount(String dataId, String skuId, int segments) {
+        String empty = "\n    skus: {}\n";
+        if (!dataId.contains(empty)) {
+            throw new IllegalStateException("inventory-service.yaml has no empty inventory.segments.skus ('    skus: {}')"
+                    + " to extend");
+        }
+        return dataId.replace(empty, "\n    skus: {" + skuId + ": " + segments + "}\n");
+    }
 }

@@ -133,7 +133,7 @@ class NacosModeIT {
         SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
                 System.out).during(new FlashSale.MidSale(100, "segments of " + sku + " 1 -> 4 in Nacos", () -> {
                     long published = System.nanoTime();
-                    if (!nacos.publish("inventory-service.yaml", original.replace("skus: {}", "skus: {" + sku + ": 4}"))) {
+                    if (!nacos.publish("inventory-service.yaml", NacosAdmin.withSegmentCount(original, sku, 4))) {
                         throw new IllegalStateException("Nacos refused the change");
                     }
                     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() ->
@@ -162,7 +162,7 @@ class NacosModeIT {
                 .map(s -> NacosFixture.metric(s.url(), "inventory.segments.rejected", null)).toList();
         try {
             assertThat(nacos.publish("inventory-service.yaml",
-                    original.replace("skus: {}", "skus: {" + sku + ": 0}"))).isTrue();
+                    NacosAdmin.withSegmentCount(original, sku, 0))).isTrue();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
                 for (int i = 0; i < services.inventories().size(); i++) {
                     ServiceProcess instance = services.inventories().get(i);
