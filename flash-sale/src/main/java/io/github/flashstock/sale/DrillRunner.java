@@ -535,8 +535,8 @@ public final class DrillRunner implements AutoCloseable {
 
     /**
      * What the system has not finished yet: empty once nothing is pending, reserved, on its way between the stores or
-     * held by the TC, and (unless
-     * {@code awaitEvents} is false) every stock event the ledger calls for is on the topic.
+     * held by the TC, and (unless {@code awaitEvents} is false) every stock event the ledger calls for is on the
+     * topic.
      */
     private String waitingFor(Set<String> skuIds, boolean awaitEvents) {
         try {
