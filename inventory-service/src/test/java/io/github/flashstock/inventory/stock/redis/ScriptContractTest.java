@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.stock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.reservation.MirrorScript;
+import io.github.flashstock.inventory.reservation.PeekScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.segments.ResegmentOutcome;
@@ -42,7 +43,8 @@ class ScriptContractTest {
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
             "release.lua, RELEASED NOT_HELD",
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
-            "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU"})
+            "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU",
+            "peek.lua, AVAILABLE ASK_THE_TRY"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -62,6 +64,7 @@ class ScriptContractTest {
             case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             case "handover.lua" -> HandoverScript.Code.values();
             case "mirror.lua" -> MirrorScript.Code.values();
+            case "peek.lua" -> PeekScript.Code.values();
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
@@ -73,7 +76,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
+            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -91,7 +94,7 @@ class ScriptContractTest {
             "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua"
                     + " handover.lua mirror.lua",
             "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua handover.lua",
-            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua handover.lua",
+            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua handover.lua peek.lua",
             "append_event, try.lua confirm.lua cancel.lua mirror.lua",
             "release_reservation, cancel.lua mirror.lua"})
     void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
@@ -110,7 +113,7 @@ class ScriptContractTest {
     /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         String helper = helper(script, "now_millis");
@@ -127,7 +130,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua"})
+            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void eventsAreAppendedOnlyThroughTheSharedHelper(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         // mirror.lua releases a duplicate Redis reservation as cancel.lua would, with its CANCELLED event
@@ -143,7 +146,7 @@ class ScriptContractTest {
 
     private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
             "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua",
-            "handover.lua", "mirror.lua");
+            "handover.lua", "mirror.lua", "peek.lua");
 
     /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
     private static String helper(String script, String name) throws IOException {
