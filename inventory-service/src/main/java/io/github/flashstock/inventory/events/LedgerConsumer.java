@@ -19,10 +19,17 @@ import org.springframework.stereotype.Component;
  * group's first rebalance: on a fresh deployment those Tries would never reach the ledger (a test run caught it).
  * Reading old events again is harmless: the fold is idempotent and only moves a row forward. Once the group has
  * committed offsets this setting no longer matters.
+ *
+ * <p>The group subscribes to the tag {@code TRIED} only: the forwarder tags every message with its phase, and only a
+ * Try's event writes to the ledger ({@link LedgerFold}), so the broker keeps the other half of the traffic
+ * (CONFIRMED, CANCELLED) from this consumer. Messages of releases before the tags carry none and are filtered out
+ * too: drain the group (its lag at 0) before upgrading from one. A TRIED event missed that way costs only the early
+ * row; the reservation's Confirm or Cancel writes its row in any case.
  */
 @Component
 @ConditionalOnProperty("rocketmq.name-server")
-@RocketMQMessageListener(topic = "${inventory.events.topic}", consumerGroup = "${inventory.events.ledger-group}")
+@RocketMQMessageListener(topic = "${inventory.events.topic}", consumerGroup = "${inventory.events.ledger-group}",
+        selectorExpression = "TRIED")
 class LedgerConsumer implements RocketMQListener<StockEventMessage>, RocketMQPushConsumerLifecycleListener {
 
     private final LedgerFold fold;

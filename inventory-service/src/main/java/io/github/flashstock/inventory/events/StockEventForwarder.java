@@ -159,7 +159,9 @@ class StockEventForwarder implements SmartLifecycle {
                     trimmed.add(entry.id());
                 }
                 for (StockEventMessage event : events) {
-                    messages.add(new Message(settings.topic(), "", event.key(), json.writeValueAsBytes(event)));
+                    // tagged with its phase: a consumer that needs only some phases has the broker filter the rest
+                    messages.add(new Message(settings.topic(), event.phase(), event.key(),
+                            json.writeValueAsBytes(event)));
                 }
             }
             if (!messages.isEmpty()) {
