@@ -89,6 +89,29 @@ final class Http {
         return reply.status() == 200 ? reply.body().path("measurements").path(0).path("value").asDouble() : 0;
     }
 
+    /** A counter of order-demo's actuator metrics without tags, 0 when it has not been registered yet. */
+    double orderMetric(String name) {
+        return metric(orderUrl, name);
+    }
+
+    /** A counter of inventory-service's actuator metrics without tags, 0 when it has not been registered yet. */
+    double inventoryMetric(String name) {
+        return metric(inventoryUrl, name);
+    }
+
+    private double metric(String baseUrl, String name) {
+        Reply reply = send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/metrics/" + name)).GET());
+        return reply.status() == 200 ? reply.body().path("measurements").path(0).path("value").asDouble() : 0;
+    }
+
+    /** {@code POST /admin/skus/{id}/restock} of {@code units}, under a new operation id. */
+    Reply restock(String skuId, int units) {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + skuId + "/restock"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .header("Idempotency-Key", "restock-" + java.util.UUID.randomUUID())
+                .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + units + "}")));
+    }
+
     private Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -69,15 +69,7 @@ public class SoldOutShortcut {
             if (!soldOut.contains(line.skuId())) {
                 continue;
             }
-            if (!redis.healthy() || reserves.mayHave(List.of(line))) {
-                return Optional.empty();
-            }
-            OptionalLong available;
-            try {
-                available = redis.call(() -> peek.available(line.skuId(), xid, reservationId));
-            } catch (RuntimeException e) {
-                return Optional.empty(); // the Try decides, with its own handling of an unreachable Redis
-            }
+            OptionalLong available = read(line.skuId(), xid, reservationId);
             if (available.isEmpty()) {
                 return Optional.empty();
             }
@@ -88,5 +80,25 @@ public class SoldOutShortcut {
             soldOut.remove(line.skuId());
         }
         return Optional.empty();
+    }
+
+    /**
+     * The units of the SKU a Try could take now, as Redis holds them, for a caller deciding whether to start a
+     * global transaction at all ({@code GET /skus/{skuId}/available}); empty when only a Try can tell (as for
+     * {@link #refusal}).
+     */
+    public OptionalLong availableNow(String skuId) {
+        return read(skuId, "", "");
+    }
+
+    private OptionalLong read(String skuId, String xid, String reservationId) {
+        if (!redis.healthy() || reserves.mayHave(List.of(new StockLine(skuId, 1)))) {
+            return OptionalLong.empty();
+        }
+        try {
+            return redis.call(() -> peek.available(skuId, xid, reservationId));
+        } catch (RuntimeException e) {
+            return OptionalLong.empty(); // the Try decides, with its own handling of an unreachable Redis
+        }
     }
 }

@@ -4,6 +4,7 @@ import tools.jackson.databind.json.JsonMapper;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryRegistry;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -67,6 +68,26 @@ public class InventoryClient {
                     throw new InventoryUnavailable("inventory service answered " + response.getStatusCode(), null);
                 })
                 .toBodilessEntity();
+    }
+
+    /** What {@code GET /skus/{skuId}/available} answers. */
+    record Available(String skuId, Long available) {
+    }
+
+    /**
+     * The units of the SKU a Try could take now, read without a transaction (one call, no retry).
+     *
+     * @return empty when the inventory service cannot tell (only a Try can) or the call failed: the caller goes on
+     *         with the Try
+     */
+    public OptionalLong available(String skuId) {
+        try {
+            Available answer = rest.get().uri("/skus/{skuId}/available", skuId).retrieve().body(Available.class);
+            return answer == null || answer.available() == null ? OptionalLong.empty()
+                    : OptionalLong.of(answer.available());
+        } catch (RuntimeException e) {
+            return OptionalLong.empty();
+        }
     }
 
     private ProblemDetail problem(int status, byte[] body) {

@@ -13,6 +13,10 @@ interface OrderMapper {
     @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'PENDING', #{xid})")
     int insertPending(@Param("orderId") String orderId, @Param("userId") String userId, @Param("xid") String xid);
 
+    /** An order refused before any global transaction was opened for it: CANCELLED from the start, no xid. */
+    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'CANCELLED', NULL)")
+    int insertRefused(@Param("orderId") String orderId, @Param("userId") String userId);
+
     @Insert("INSERT INTO order_line (order_id, line_no, sku_id, quantity) "
             + "VALUES (#{orderId}, #{lineNo}, #{skuId}, #{quantity})")
     int insertLine(@Param("orderId") String orderId, @Param("lineNo") int lineNo, @Param("skuId") String skuId,

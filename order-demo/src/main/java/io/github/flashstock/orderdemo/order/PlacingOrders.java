@@ -3,15 +3,19 @@ package io.github.flashstock.orderdemo.order;
 import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
 import io.github.flashstock.orderdemo.inventory.InventoryClient;
+import io.github.flashstock.orderdemo.inventory.InventoryRefused;
 import io.github.flashstock.orderdemo.inventory.ReservationItem;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.spring.annotation.GlobalTransactional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Places an order: one Seata global transaction with two branches, the order (TCC with Seata's fence, in this
@@ -28,11 +32,40 @@ public class PlacingOrders {
     private final OrderAction orderAction;
     private final InventoryClient inventory;
     private final OrderLimits limits;
+    private final SoldOutCheck soldOut;
+    private final OrderMapper orders;
+    private final TransactionTemplate local;
 
-    PlacingOrders(OrderAction orderAction, InventoryClient inventory, OrderLimits limits) {
+    PlacingOrders(OrderAction orderAction, InventoryClient inventory, OrderLimits limits, SoldOutCheck soldOut,
+                  OrderMapper orders, PlatformTransactionManager transactions) {
         this.orderAction = orderAction;
         this.inventory = inventory;
         this.limits = limits;
+        this.soldOut = soldOut;
+        this.orders = orders;
+        this.local = new TransactionTemplate(transactions);
+    }
+
+    /**
+     * Refuses the order without a global transaction when one of its SKUs sold out ({@link SoldOutCheck}): the
+     * order is recorded CANCELLED (no xid), as a refused order placed in a transaction ends, and the refusal thrown.
+     * Returns when the order should be placed.
+     *
+     * @throws InventoryRefused insufficient stock, as the inventory's Try would have answered
+     */
+    public void refuseIfSoldOut(String orderId, String userId, List<OrderItem> items) {
+        List<OrderItem> merged = merge(items);
+        Optional<InventoryRefused> refusal = soldOut.refusal(merged);
+        if (refusal.isEmpty()) {
+            return;
+        }
+        local.executeWithoutResult(status -> {
+            orders.insertRefused(orderId, userId);
+            for (int i = 0; i < merged.size(); i++) {
+                orders.insertLine(orderId, i + 1, merged.get(i).skuId(), merged.get(i).quantity());
+            }
+        });
+        throw refusal.get();
     }
 
     /**
@@ -60,9 +93,14 @@ public class PlacingOrders {
         String xid = RootContext.getXID();
         List<OrderItem> merged = merge(items);
         orderAction.open(null, orderId, userId, merged);
-        inventory.reserve(orderId, userId,
-                merged.stream().map(i -> new ReservationItem(i.skuId(), i.quantity())).toList(),
-                fault.is(Fault.Kind.LOSE_FIRST_RESERVE_RESPONSE));
+        try {
+            inventory.reserve(orderId, userId,
+                    merged.stream().map(i -> new ReservationItem(i.skuId(), i.quantity())).toList(),
+                    fault.is(Fault.Kind.LOSE_FIRST_RESERVE_RESPONSE));
+        } catch (InventoryRefused e) {
+            soldOut.refused(e);
+            throw e;
+        }
         if (fault.is(Fault.Kind.FAIL_AFTER_RESERVE)) {
             throw new Faults.InjectedFailure("injected failure after the inventory Try of order " + orderId);
         }

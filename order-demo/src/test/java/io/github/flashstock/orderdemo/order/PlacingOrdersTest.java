@@ -17,7 +17,7 @@ class PlacingOrdersTest {
     @Test
     void checksTheLimitsInForceAtTheTimeOfTheOrder() {
         OrderLimits limits = new OrderLimits();
-        PlacingOrders placing = new PlacingOrders(null, null, limits);
+        PlacingOrders placing = new PlacingOrders(null, null, limits, null, null, new org.springframework.jdbc.datasource.DataSourceTransactionManager());
         List<OrderItem> fourUnits = List.of(new OrderItem("a", 3), new OrderItem("b", 1));
         placing.check(fourUnits);
 

@@ -69,6 +69,7 @@ class OrderController {
         }
         String xid;
         try {
+            placing.refuseIfSoldOut(orderId, request.userId(), request.items());
             xid = placing.place(orderId, request.userId(), request.items(), fault);
         } catch (RuntimeException e) {
             return afterFailure(orderId, e);
