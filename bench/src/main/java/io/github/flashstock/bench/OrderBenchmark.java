@@ -62,7 +62,7 @@ public final class OrderBenchmark {
     enum OrderPath {
         FLOOR("(a) floor: global tx, a fenced local TCC branch + a TCC branch over HTTP, no work", 201),
         COMMIT("(b) POST /orders, every order commits", 201),
-        REFUSED("(c) POST /orders on a sold-out SKU (409, rollback)", 409),
+        REFUSED("(c) POST /orders on a sold-out SKU (409)", 409),
         MIX("(d) the demo's mix", 0);
 
         final String label;
