@@ -95,6 +95,14 @@ class HostileInputIT {
         assertProblem(send(request), skuId);
     }
 
+    @Property(tries = 100)
+    void availabilityRefusesHostileSkuIds(@ForAll("hostileIds") String skuId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url() + "/skus/"
+                + URLEncoder.encode(skuId, StandardCharsets.UTF_8).replace("+", "%20") + "/available")).GET();
+
+        assertProblem(send(request), skuId);
+    }
+
     @Property(tries = 150)
     void adminRepairsRefuseWhatTheyCannotFind(@ForAll("hostileIds") String reservationId,
                                               @ForAll("xids") String xid) {

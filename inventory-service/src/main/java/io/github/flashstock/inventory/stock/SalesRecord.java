@@ -6,7 +6,15 @@ import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The durable record in MySQL of what the second phases of reservations Redis held did (one ledger row per (xid,
@@ -24,12 +32,34 @@ public class SalesRecord {
 
     private static final Logger log = LoggerFactory.getLogger(SalesRecord.class);
 
+    /**
+     * The usual Confirm in one request: the ledger row CONFIRMED (inserted, or moved from the TRIED row the ledger
+     * consumer wrote) and the sale counted, only when the row was neither confirmed already nor the MySQL store's;
+     * then what it did. The commit (or rollback) is the second request. The statements and their lock order are
+     * {@link #confirmedInTransaction}'s: ledger row first, then {@code sku_stock}.
+     */
+    private static final String CONFIRM_TRIP = "START TRANSACTION;"
+            + " INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend,"
+            + " user_id) VALUES (?, ?, ?, ?, ?, 'CONFIRMED', 'REDIS', ?);"
+            + " SET @flashstock_confirmed = ROW_COUNT();"
+            + " UPDATE stock_ledger SET state = 'CONFIRMED' WHERE xid = ? AND reservation_key = ? AND sku_id = ?"
+            + " AND state = 'TRIED' AND backend = 'REDIS' AND @flashstock_confirmed = 0;"
+            + " SET @flashstock_confirmed = @flashstock_confirmed + ROW_COUNT();"
+            + " UPDATE sku_stock SET sold = sold + ?, version = version + 1 WHERE sku_id = ?"
+            + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= ? AND @flashstock_confirmed = 1;"
+            + " SELECT @flashstock_confirmed, ROW_COUNT()";
+
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
 
-    public SalesRecord(SkuStockMapper skus, StockLedgerMapper ledger) {
+    public SalesRecord(SkuStockMapper skus, StockLedgerMapper ledger, JdbcTemplate jdbc,
+                       PlatformTransactionManager transactions) {
         this.skus = skus;
         this.ledger = ledger;
+        this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactions);
     }
 
     /** As {@link #confirmed(String, String, long, String, long, String)} without a known buyer. */
@@ -37,9 +67,73 @@ public class SalesRecord {
         confirmed(xid, reservationId, branchId, skuId, units, null);
     }
 
-    /** A confirmed sale of {@code units} (as the Redis fence record says): ledger CONFIRMED, sold += units, once. */
-    @Transactional
+    /**
+     * A confirmed sale of {@code units} (as the Redis fence record says): ledger CONFIRMED, sold += units, once. The
+     * usual case (the row absent or TRIED by Redis, the SKU's row able to take the sale) costs two requests
+     * ({@link #CONFIRM_TRIP}, then the commit) where the statements one by one cost six; anything else is rolled
+     * back untouched and goes {@link #confirmedInTransaction the general way}, which decides and says what it found.
+     */
     public void confirmed(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
+        Boolean done = jdbc.execute((ConnectionCallback<Boolean>) c -> {
+            if (!c.getAutoCommit()) {
+                return false; // inside a transaction of someone else's: its own statements only
+            }
+            boolean committed = false;
+            try (PreparedStatement ps = c.prepareStatement(CONFIRM_TRIP)) {
+                int i = 1;
+                ps.setString(i++, xid);
+                ps.setString(i++, reservationId);
+                ps.setLong(i++, branchId);
+                ps.setString(i++, skuId);
+                ps.setLong(i++, units);
+                ps.setString(i++, userId);
+                ps.setString(i++, xid);
+                ps.setString(i++, reservationId);
+                ps.setString(i++, skuId);
+                ps.setLong(i++, units);
+                ps.setString(i++, skuId);
+                ps.setLong(i, units);
+                boolean result = ps.execute();
+                long moved = -1;
+                long sold = -1;
+                while (true) {
+                    if (result) {
+                        try (ResultSet rs = ps.getResultSet()) {
+                            if (rs.next()) {
+                                moved = rs.getLong(1);
+                                sold = rs.getLong(2);
+                            }
+                        }
+                    } else if (ps.getUpdateCount() == -1) {
+                        break;
+                    }
+                    result = ps.getMoreResults();
+                }
+                committed = moved == 1 && sold == 1;
+                end(c, committed ? "COMMIT" : "ROLLBACK");
+                return committed;
+            } catch (SQLException | RuntimeException e) {
+                if (!committed) {
+                    end(c, "ROLLBACK");
+                }
+                throw e;
+            }
+        });
+        if (!Boolean.TRUE.equals(done)) {
+            transactions.executeWithoutResult(status ->
+                    confirmedInTransaction(xid, reservationId, branchId, skuId, units, userId));
+        }
+    }
+
+    private static void end(java.sql.Connection c, String how) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(how);
+        }
+    }
+
+    /** {@link #confirmed}, statement by statement, in the caller's transaction: every case, the rare ones too. */
+    private void confirmedInTransaction(String xid, String reservationId, long branchId, String skuId, long units,
+                                        String userId) {
         boolean firstTime = ledger.insert(xid, reservationId, branchId, skuId, units, "CONFIRMED", "REDIS", userId) == 1
                 || ledger.advance(xid, reservationId, skuId, "CONFIRMED") == 1;
         if (!firstTime) {

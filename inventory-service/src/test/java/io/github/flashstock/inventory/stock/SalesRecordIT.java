@@ -82,4 +82,37 @@ class SalesRecordIT extends InventoryITSupport {
                 .isEqualTo(expectedSold);
         assertThat(ledger.confirmedUnits(sku)).isEqualTo(expectedSold);
     }
+
+    /**
+     * The usual Confirm goes in one request and its commit; the rare ones are rolled back untouched and go the general
+     * way: here a reservation the MySQL store held too, and a sale MySQL cannot take (drift), which fails and leaves
+     * nothing changed.
+     */
+    @Test
+    void aConfirmThatIsNotTheUsualOneChangesNothingOnTheShortWayAndIsDecidedTheGeneralWay() {
+        String sku = "sales-" + UUID.randomUUID();
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, reserved, reserve_available) VALUES (?, 10, 2, 3)", sku);
+        String xid = "127.0.0.1:8091:" + System.nanoTime();
+        // the MySQL store's Try holds 2 units of the reservation, and Redis confirms its own duplicate of it
+        ledger.insert(xid, "held-twice", 1, sku, 2, "TRIED", "MYSQL", "u-1");
+
+        sales.confirmed(xid, "held-twice", 1, sku, 2, "u-1");
+
+        assertThat(ledger.state(xid, "held-twice", sku)).isEqualTo("CONFIRMED");
+        assertThat(jdbc.queryForMap("SELECT reserved, reserve_available, sold FROM sku_stock WHERE sku_id = ?", sku))
+                .containsEntry("reserved", 0L).containsEntry("reserve_available", 5L).containsEntry("sold", 2L);
+
+        // Redis's share is 3 units now (10 - 2 sold - 5 in the reserve): a sale of 4 is drift, refused whole
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sales.confirmed(xid, "too-many", 1, sku, 4, "u-2"))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(ledger.state(xid, "too-many", sku)).isNull();
+        assertThat(jdbc.queryForObject("SELECT sold FROM sku_stock WHERE sku_id = ?", Long.class, sku)).isEqualTo(2);
+
+        // and the usual one: the consumer's TRIED row moved, the sale counted, once however often it is called
+        ledger.insert(xid, "plain", 1, sku, 3, "TRIED", "REDIS", "u-3");
+        sales.confirmed(xid, "plain", 1, sku, 3, "u-3");
+        sales.confirmed(xid, "plain", 1, sku, 3, "u-3");
+        assertThat(ledger.state(xid, "plain", sku)).isEqualTo("CONFIRMED");
+        assertThat(jdbc.queryForObject("SELECT sold FROM sku_stock WHERE sku_id = ?", Long.class, sku)).isEqualTo(5);
+    }
 }
