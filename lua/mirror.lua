@@ -18,7 +18,8 @@
 --                         the reservation (TRIED or CONFIRMED: try.lua meets it as a replay, confirm.lua and
 --                         cancel.lua answer HELD_IN_MYSQL) and CANCELLED once the MySQL store cancelled it (try.lua
 --                         refuses, as after any Cancel); the buyer's count holds its units while it is TRIED or
---                         CONFIRMED and none once cancelled (field counted: what this record adds to the count)
+--                         CONFIRMED and none once cancelled (field counted: what this record adds to the count;
+--                         counted_at: the server's time when the count first held its units)
 --   1 DUPLICATE_RELEASED  Redis held a TRIED reservation of its own under the same ids (a retried Try that reached
 --                         Redis after the MySQL store had taken it): its units went back to available, as cancel.lua
 --                         gives them back (with its CANCELLED event), and the record then became the MySQL store's,
@@ -137,6 +138,11 @@ if wanted ~= counted then
 end
 redis.call('HSET', fence, 'state', mysql_state == 'CANCELLED' and 'CANCELLED' or 'MYSQL', 'quantity', units,
   'user', user, 'mirrored', 1, 'counted', wanted, 'mysql_state', mysql_state)
+if wanted > 0 then
+  -- when the buyer's count first held these units: a Redis Try of the buyer before it could not see them (the lag
+  -- the per-user limit has across the two stores, docs/design.md "When Redis is down")
+  redis.call('HSETNX', fence, 'counted_at', now_millis())
+end
 if mysql_state == 'TRIED' then
   redis.call('PERSIST', fence)
 else
