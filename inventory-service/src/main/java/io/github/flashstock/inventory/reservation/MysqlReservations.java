@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import io.github.flashstock.inventory.stock.ReserveLevels;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.jdbc.LedgerRow;
+import io.github.flashstock.inventory.stock.jdbc.OneTrip;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
@@ -207,20 +208,20 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                     return Optional.empty();
                 }
                 if (taken != 1 || written != 1) {
-                    end(c, "ROLLBACK");
+                    OneTrip.end(c, "ROLLBACK");
                     return Optional.empty();
                 }
                 if (limit == null) {
                     limited.remove(line.skuId());
                 } else if (held + line.quantity() > limit) {
-                    end(c, "ROLLBACK");
+                    OneTrip.end(c, "ROLLBACK");
                     return Optional.of(new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(), limit, held));
                 }
-                end(c, "COMMIT");
+                OneTrip.end(c, "COMMIT");
                 return Optional.of(new TryOutcome.Reserved());
             } catch (SQLException e) {
                 // the reservation's row exists (a replay, a Cancel that came first, Redis's own row): nothing stays
-                end(c, "ROLLBACK");
+                OneTrip.end(c, "ROLLBACK");
                 if (DUPLICATE_KEY.equals(e.getSQLState())) {
                     return Optional.empty();
                 }
@@ -229,11 +230,6 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         });
     }
 
-    private static void end(java.sql.Connection c, String how) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(how);
-        }
-    }
 
     /** The next statement's update count, after the one before it. */
     private static int nextCount(PreparedStatement ps) throws SQLException {

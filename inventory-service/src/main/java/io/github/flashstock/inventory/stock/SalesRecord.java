@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.stock;
 
 import io.github.flashstock.inventory.stock.jdbc.LedgerRow;
+import io.github.flashstock.inventory.stock.jdbc.OneTrip;
 import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
 import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import org.slf4j.Logger;
@@ -9,7 +10,6 @@ import org.springframework.stereotype.Service;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -110,11 +110,11 @@ public class SalesRecord {
                     result = ps.getMoreResults();
                 }
                 committed = moved == 1 && sold == 1;
-                end(c, committed ? "COMMIT" : "ROLLBACK");
+                OneTrip.end(c, committed ? "COMMIT" : "ROLLBACK");
                 return committed;
             } catch (SQLException | RuntimeException e) {
                 if (!committed) {
-                    end(c, "ROLLBACK");
+                    OneTrip.end(c, "ROLLBACK");
                 }
                 throw e;
             }
@@ -125,11 +125,6 @@ public class SalesRecord {
         }
     }
 
-    private static void end(java.sql.Connection c, String how) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(how);
-        }
-    }
 
     /** {@link #confirmed}, statement by statement, in the caller's transaction: every case, the rare ones too. */
     private void confirmedInTransaction(String xid, String reservationId, long branchId, String skuId, long units,
