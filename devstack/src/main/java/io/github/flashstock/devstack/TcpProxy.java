@@ -20,26 +20,41 @@ import java.util.concurrent.atomic.AtomicInteger;
  * listening, so the client sees its connections end and new ones refused, as when the server's host drops out of
  * its network; restored, it listens on the same port again and forwards as before. It runs in the JVM that made it,
  * one thread per direction of each connection, and {@link #close()} ends all of them.
+ *
+ * <p>While cut the port stays the proxy's: a second socket, bound to it but never listening, holds it from start to
+ * close. Without it, on a shared machine another process's {@code bind(0)} could be given the free port, or a
+ * client's own connect attempt could be given it as its source port and connect to itself (a TCP simultaneous
+ * open); either way a connection made while cut would succeed, and {@link #restore()} could not listen again. A
+ * connection attempt to a bound port with no listener is refused all the same, and Linux hands neither
+ * {@code bind(0)} nor a connect's source port a port some socket is bound to. Both sockets set
+ * {@code SO_REUSEADDR}, which lets them share the port as long as only one of them listens.
  */
 public final class TcpProxy implements AutoCloseable {
 
     private final InetSocketAddress target;
     private final int port;
+    private final Socket hold;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
     private volatile ServerSocket listener;
     private volatile boolean closed;
 
-    private TcpProxy(InetSocketAddress target, ServerSocket listener) {
+    private TcpProxy(InetSocketAddress target, Socket hold) {
         this.target = target;
-        this.listener = listener;
-        this.port = listener.getLocalPort();
+        this.hold = hold;
+        this.port = hold.getLocalPort();
+        try {
+            this.listener = listen(port);
+        } catch (RuntimeException e) {
+            quietly(hold);
+            throw e;
+        }
         accept(listener);
     }
 
     /** A proxy to {@code targetHost:targetPort} on a free port of 127.0.0.1 ({@code listenPort} 0), or the given one. */
     public static TcpProxy start(String targetHost, int targetPort, int listenPort) {
-        return new TcpProxy(new InetSocketAddress(targetHost, targetPort), listen(listenPort));
+        return new TcpProxy(new InetSocketAddress(targetHost, targetPort), holdPort(listenPort));
     }
 
     /** The port clients connect to. */
@@ -75,6 +90,23 @@ public final class TcpProxy implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         cut();
+        quietly(hold);
+    }
+
+    /**
+     * A socket bound to 127.0.0.1:{@code port} (0: a free one) that never listens or connects: it keeps the port while
+     * cut. It is bound first; a listener may join it on the port afterwards, not the other way round.
+     */
+    private static Socket holdPort(int port) {
+        Socket s = new Socket();
+        try {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return s;
+        } catch (IOException e) {
+            quietly(s);
+            throw new UncheckedIOException("cannot hold 127.0.0.1:" + port + " for the TCP proxy", e);
+        }
     }
 
     private static ServerSocket listen(int port) {

@@ -7,8 +7,10 @@ import io.github.flashstock.devstack.junit.DevStackTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,28 @@ class TcpProxyIT {
             proxy.restore();
 
             assertThat(proxy.forwarding()).isTrue();
+            assertThat(Resp.ping(proxy.port())).isTrue();
+        }
+    }
+
+    /**
+     * Cut with no connection ever made (so no closed connection lingers on the port), the port is still not free: a
+     * plain bind to it fails, as the kernel's choice of a free port ({@code bind(0)}, a connect's source port) passes
+     * it over. Restored, it listens there again.
+     */
+    @Test
+    void keepsItsPortWhileCut(Endpoints endpoints) throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(endpoints.redisHost(), endpoints.redisPort(), 0)) {
+            proxy.cut();
+            try (ServerSocket other = new ServerSocket()) {
+                other.setReuseAddress(false);
+                assertThatThrownBy(() -> other.bind(new InetSocketAddress("127.0.0.1", proxy.port())))
+                        .isInstanceOf(BindException.class);
+            }
+            assertThatThrownBy(() -> new Socket("127.0.0.1", proxy.port()).close()).isInstanceOf(ConnectException.class);
+
+            proxy.restore();
+
             assertThat(Resp.ping(proxy.port())).isTrue();
         }
     }
