@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +38,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
     private volatile ServerSocket listener;
+    private Thread acceptor;
     private volatile boolean closed;
 
     private TcpProxy(InetSocketAddress target, Socket hold) {
@@ -49,7 +51,7 @@ public final class TcpProxy implements AutoCloseable {
             quietly(hold);
             throw e;
         }
-        accept(listener);
+        acceptor = accept(listener);
     }
 
     /** A proxy to {@code targetHost:targetPort} on a free port of 127.0.0.1 ({@code listenPort} 0), or the given one. */
@@ -67,22 +69,41 @@ public final class TcpProxy implements AutoCloseable {
         return listener != null;
     }
 
-    /** Closes every connection it carries and stops listening: connections end, new ones are refused. */
+    /**
+     * Closes every connection it carries and stops listening: connections end, new ones are refused from the moment
+     * this returns. Closing the listener is not enough for that: while the accepting thread is blocked in the
+     * kernel's {@code accept} it holds the socket, and the JDK closes it for good only once that thread has woken
+     * up, so a connection made meanwhile would still be taken into the backlog (CI saw it: a connect right after
+     * the cut succeeded). So this waits for that thread to end.
+     */
     public synchronized void cut() {
         ServerSocket l = listener;
         listener = null;
         if (l != null) {
             quietly(l);
+            awaitEnd(acceptor);
         }
         open.forEach(TcpProxy::quietly);
         open.clear();
+    }
+
+    private static void awaitEnd(Thread thread) {
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (thread.isAlive()) {
+            throw new IllegalStateException(thread.getName() + " still accepting 10 s after its listener closed");
+        }
     }
 
     /** Listens on the same port again: new connections are forwarded. */
     public synchronized void restore() {
         if (listener == null && !closed) {
             listener = listen(port);
-            accept(listener);
+            acceptor = accept(listener);
         }
     }
 
@@ -120,8 +141,8 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void accept(ServerSocket l) {
-        daemon("tcp-proxy-" + port + "-accept", () -> {
+    private Thread accept(ServerSocket l) {
+        return daemon("tcp-proxy-" + port + "-accept", () -> {
             while (!l.isClosed()) {
                 Socket client;
                 try {
@@ -177,10 +198,11 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private static void daemon(String name, Runnable work) {
+    private static Thread daemon(String name, Runnable work) {
         Thread t = new Thread(work, name);
         t.setDaemon(true);
         t.start();
+        return t;
     }
 
     private static void quietly(java.io.Closeable c) {

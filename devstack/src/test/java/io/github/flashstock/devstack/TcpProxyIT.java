@@ -68,6 +68,24 @@ class TcpProxyIT {
         }
     }
 
+    /**
+     * A connection attempted the moment {@code cut()} returns is refused, every time: the JDK closes a listener
+     * whose thread is blocked in {@code accept} only once that thread wakes up, and the kernel takes connections
+     * into the backlog until then. CI failed twice on exactly that before cut() waited for the thread.
+     */
+    @Test
+    void refusesAConnectionMadeTheMomentItIsCut(Endpoints endpoints) throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(endpoints.redisHost(), endpoints.redisPort(), 0)) {
+            for (int i = 0; i < 200; i++) {
+                proxy.cut();
+                assertThatThrownBy(() -> new Socket("127.0.0.1", proxy.port()).close()).as("attempt %d", i)
+                        .isInstanceOf(ConnectException.class);
+                proxy.restore();
+            }
+            assertThat(Resp.ping(proxy.port())).isTrue();
+        }
+    }
+
     private static String ping(Socket socket) throws IOException {
         OutputStream out = socket.getOutputStream();
         out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
