@@ -50,7 +50,10 @@ class DrillsIT {
                 // the forwarders sweep every SKU's event stream and take over a dead instance's entries within 5 s
                 // (shipped: 30 s each), so that broker-kill settles sooner; bin/drill runs the shipped values
                 .withInventoryArgs(source, "--inventory.events.sweep-interval=5s", "--inventory.events.claim-after=5s")
-                .withOrderArgs(source, "--spring.profiles.active=faults")
+                // the coordinator rolls back an order's transaction 10 s after its begin (shipped: 30 s), so that the
+                // orders order-kill and the TC drills leave open end sooner; still far above an order's run here
+                .withOrderArgs(source, "--spring.profiles.active=faults",
+                        "--seata.client.tm.default-global-transaction-timeout=10000")
                 .withJarsFromSystemProperties();
         services = Services.start(SharedStack.endpoints(), settings, Duration.ofMinutes(4));
         runner = new DrillRunner(DevStack.fromEnvironment(), services, System.out);

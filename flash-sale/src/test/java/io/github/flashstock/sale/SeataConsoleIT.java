@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What an operator sees in the Seata console (through the API its pages use) while an order's global transaction
- * is open: names that say which service did what.
+ * is open: names that say which service did what, and the global timeout order-demo is configured with.
  */
 class SeataConsoleIT {
 
@@ -51,6 +51,8 @@ class SeataConsoleIT {
         assertThat(session.path("applicationId").asText()).isEqualTo("order-demo");
         assertThat(session.path("transactionServiceGroup").asText()).isEqualTo("flashstock-tx-group");
         assertThat(session.path("transactionName").asText()).isEqualTo("place-order");
+        // the timeout the TC holds for it is order-demo's setting (application.yml, 30 s), not Seata's 60 s default
+        assertThat(session.path("timeout").asLong()).isEqualTo(30_000L);
         List<String> branches = new ArrayList<>();
         for (JsonNode branch : session.path("branchSessionVOs")) {
             branches.add(branch.path("resourceId").asText() + " by " + branch.path("clientId").asText());

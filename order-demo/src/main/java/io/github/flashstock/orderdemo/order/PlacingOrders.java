@@ -26,8 +26,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class PlacingOrders {
 
     private static final Logger log = LoggerFactory.getLogger(PlacingOrders.class);
-    /** Coordinator-side limit: a global transaction still open after this is rolled back. */
-    static final int TIMEOUT_MILLIS = 30_000;
 
     private final OrderAction orderAction;
     private final InventoryClient inventory;
@@ -88,7 +86,9 @@ public class PlacingOrders {
      * @throws io.github.flashstock.orderdemo.inventory.InventoryRefused    stock refused; everything rolled back
      * @throws io.github.flashstock.orderdemo.inventory.InventoryUnavailable inventory unreachable; rolled back
      */
-    @GlobalTransactional(name = "place-order", timeoutMills = TIMEOUT_MILLIS)
+    // no timeoutMills: Seata then takes seata.client.tm.default-global-transaction-timeout (application.yml, 30 s),
+    // after which the coordinator rolls back a transaction still open
+    @GlobalTransactional(name = "place-order")
     public String place(String orderId, String userId, List<OrderItem> items, Fault fault) {
         String xid = RootContext.getXID();
         List<OrderItem> merged = merge(items);
