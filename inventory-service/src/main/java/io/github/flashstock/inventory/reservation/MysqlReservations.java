@@ -230,7 +230,6 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         });
     }
 
-
     /** The next statement's update count, after the one before it. */
     private static int nextCount(PreparedStatement ps) throws SQLException {
         ps.getMoreResults();

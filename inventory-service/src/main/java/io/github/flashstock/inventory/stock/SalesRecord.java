@@ -125,7 +125,6 @@ public class SalesRecord {
         }
     }
 
-
     /** {@link #confirmed}, statement by statement, in the caller's transaction: every case, the rare ones too. */
     private void confirmedInTransaction(String xid, String reservationId, long branchId, String skuId, long units,
                                         String userId) {
