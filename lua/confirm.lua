@@ -28,14 +28,18 @@
 --                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
 --   7 UNRECORDED       no record, the SKU exists, and ARGV[6] is 0: nothing changed
+--   8 REFUSED          the record says the Try was refused (cancel.lua wrote it when the service refused the Try): the
+--                      coordinator committed a transaction whose Try this service refused, which no honest caller
+--                      does. Nothing is taken; the record keeps when that Confirm came (confirmed_at). The caller
+--                      answers the coordinator with success (a retry could change nothing) and raises a finding.
 -- Events: APPLIED and RECOVERED append a CONFIRMED event to the SKU's stream in this same call (see try.lua).
 -- (Codes 0-4 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
-local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED =
-  0, 1, 2, 3, 4, 5, 6, 7
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED, REFUSED =
+  0, 1, 2, 3, 4, 5, 6, 7, 8
 
 -- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
@@ -134,6 +138,10 @@ if state == 'CANCELLED' then
 end
 if state == 'MYSQL' then
   return {HELD_IN_MYSQL, quantity}
+end
+if state == 'REFUSED' then
+  redis.call('HSETNX', fence, 'confirmed_at', now_millis())
+  return {REFUSED, 0}
 end
 
 local count = tonumber(redis.call('HGET', stock, 'segments') or '1')

@@ -33,6 +33,9 @@
 --                         lost acknowledged writes. It sells nothing until the service rebuilds it from the durable
 --                         record (recover.lua).
 -- Codes 2..6 change nothing for that reservation.
+-- A refused Try: the service records the refusal afterwards on every line of the reservation (a REFUSED record,
+-- cancel.lua), so that a Confirm of it takes nothing; a replay of the Try meets that record and gets the same
+-- refusal (its code, a and b, on the line that decided).
 --
 -- Idempotency: the fence record is keyed by (xid, reservation id), not by branch, so a replay - including an
 -- HTTP retry that arrives as a second branch, even in the same call - deducts nothing more.
@@ -147,6 +150,16 @@ local function try_one(xid, reservation, branch, user, lines)
     local state = fences[fence] and 'TRIED' or redis.call('HGET', fence, 'state')
     if state == 'CANCELLED' then
       return RESERVATION_CANCELLED, i, 0, 0
+    end
+    if state == 'REFUSED' then
+      local r = fields(fence, 'refused_code', 'refused_a', 'refused_b', 'refused_key')
+      local decided = i
+      for j, other in ipairs(lines) do
+        if other.stock == r.refused_key then
+          decided = j
+        end
+      end
+      return tonumber(r.refused_code), decided, tonumber(r.refused_a or '0'), tonumber(r.refused_b or '0')
     end
     if not state then
       local st = sku_state(stock)

@@ -49,11 +49,15 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     branch_id        BIGINT       NULL,
     sku_id           VARCHAR(64)  NOT NULL,
     quantity         INT          NOT NULL,
-    state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED',
+    state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED | REFUSED',
     backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try reserved the units',
     user_id          VARCHAR(64)  NULL     COMMENT 'the buyer: per-user limits count both stores from here',
     redis_mirrored   TINYINT      NOT NULL DEFAULT 1
         COMMENT 'MYSQL rows: 0 until Redis reflects the row''s state (lua/mirror.lua: fence record, buyer count)',
+    refusal          VARCHAR(32)  NULL
+        COMMENT 'REFUSED rows: the Try''s refusal (insufficient-stock, purchase-limit-exceeded, stock-recovering)',
+    refused_confirm_at TIMESTAMP(3) NULL
+        COMMENT 'REFUSED rows: when a Confirm met the refusal (a commit after a refused Try; a reconciler finding)',
     created_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     updated_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
     PRIMARY KEY (id),
@@ -63,7 +67,7 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     KEY idx_stock_ledger_buyer (sku_id, user_id),
     KEY idx_stock_ledger_store (backend, redis_mirrored),
     CONSTRAINT ck_stock_ledger_quantity CHECK (quantity > 0),
-    CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED')),
+    CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED', 'REFUSED')),
     CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 

@@ -40,6 +40,13 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * A handover between Redis and the reserve has stayed PENDING longer than the threshold (its Redis step
          * cannot run: Redis out of reach, the SKU stale); facts: operation id, direction, units, age.
          */
-        HANDOVER_PENDING
+        HANDOVER_PENDING,
+        /**
+         * The coordinator committed a transaction whose Try of this reservation the service had refused (a caller
+         * that went on after the refusal, or one that attached a line to another's transaction). Nothing was sold:
+         * the refusal's record made the Confirm take nothing. Facts: xid, reservation id, units asked, refusal, when
+         * the Confirm came. Reported on every run; the ledger keeps it.
+         */
+        CONFIRM_OF_REFUSED_TRY
     }
 }

@@ -137,6 +137,15 @@ public class Reconciler {
             findings.add(new Finding(Finding.Kind.OVERSOLD_CONFIRM, sku,
                     Map.of("xid", o.xid(), "reservationId", o.reservationId(), "units", o.units())));
         }
+        for (Map<String, Object> r : ledger.refusedConfirms(sku)) {
+            Map<String, Object> facts = new LinkedHashMap<>();
+            facts.put("xid", r.get("xid"));
+            facts.put("reservationId", r.get("reservationId"));
+            facts.put("units", r.get("quantity"));
+            facts.put("refusal", String.valueOf(r.get("refusal")));
+            facts.put("confirmedAt", String.valueOf(r.get("confirmedAt")));
+            findings.add(new Finding(Finding.Kind.CONFIRM_OF_REFUSED_TRY, sku, facts));
+        }
         long nowMillis = clock.millis();
         for (RedisStockReader.OpenReservation open : redis.openReservations(sku)) {
             long age = nowMillis - open.triedAtMillis();

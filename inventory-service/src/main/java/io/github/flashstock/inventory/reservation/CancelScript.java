@@ -23,4 +23,36 @@ public class CancelScript extends SecondPhaseScript {
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
         return run(skuId, xid, reservationId, retention, new String[0]);
     }
+
+    /**
+     * Records that the reservation's Try was refused, on one of its SKUs: a REFUSED record (units a TRIED record of
+     * the reservation held go back first, as a Cancel gives them back). A Confirm that meets it takes nothing; a
+     * replay of the Try gets the same refusal.
+     *
+     * @param refusal what the Try answered: its reply code, its two figures and the SKU it named
+     * @return {@link PhaseOutcome.Applied} (units given back), {@link PhaseOutcome.NoRecord} (a REFUSED record
+     *         written), {@link PhaseOutcome.AlreadyApplied} (ended already), {@link PhaseOutcome.HeldInMysql} (the
+     *         MySQL store holds the line) or {@link PhaseOutcome.EndedOtherwise} (confirmed already)
+     */
+    public PhaseOutcome refuse(String skuId, String xid, String reservationId, Duration retention,
+                               RecordedRefusal refusal) {
+        return run(skuId, xid, reservationId, retention, "REFUSED", Integer.toString(refusal.code().ordinal()),
+                Long.toString(refusal.a()), Long.toString(refusal.b()),
+                io.github.flashstock.inventory.stock.redis.StockKeys.stock(refusal.skuId()));
+    }
+
+    /** A Try's refusal as {@code try.lua} answers it: code, the SKU of the line that decided, figures a and b. */
+    public record RecordedRefusal(TryOutcome.Code code, String skuId, long a, long b) {
+
+        /** The refusal to record for a Try's outcome; empty for outcomes that are not recorded. */
+        public static java.util.Optional<RecordedRefusal> of(TryOutcome outcome) {
+            if (outcome instanceof TryOutcome.InsufficientStock r) {
+                return java.util.Optional.of(new RecordedRefusal(r.code(), r.skuId(), r.available(), 0));
+            }
+            if (outcome instanceof TryOutcome.PurchaseLimitExceeded r) {
+                return java.util.Optional.of(new RecordedRefusal(r.code(), r.skuId(), r.limit(), r.alreadyBought()));
+            }
+            return java.util.Optional.empty();
+        }
+    }
 }

@@ -275,12 +275,69 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private TryOutcome existing(TryRequest request) {
         List<LedgerRow> rows = ledger.rowsOfReservation(request.xid(), request.reservationId());
         for (LedgerRow row : rows) {
-            boolean ours = request.lines().stream().anyMatch(l -> l.skuId().equals(row.skuId()));
-            if (ours && "CANCELLED".equals(row.state())) {
+            Optional<StockLine> ours = request.lines().stream().filter(l -> l.skuId().equals(row.skuId())).findFirst();
+            if (ours.isPresent() && "CANCELLED".equals(row.state())) {
                 return new TryOutcome.ReservationCancelled(row.skuId());
+            }
+            if (ours.isPresent() && "REFUSED".equals(row.state())) {
+                return refusedAgain(request, ours.get());
             }
         }
         return new TryOutcome.AlreadyReserved();
+    }
+
+    /**
+     * A replay of a Try whose refusal this store recorded: refused again, as it stands now (the reserve's units, the
+     * buyer's limit); a refusal recorded while the SKU was being recovered says so again.
+     */
+    private TryOutcome refusedAgain(TryRequest request, StockLine line) {
+        SkuStockRow row = skus.find(line.skuId());
+        if (row == null) {
+            return new TryOutcome.UnknownSku(line.skuId());
+        }
+        String refusal = ledger.rowsOfReservation(request.xid(), request.reservationId()).stream()
+                .filter(r -> r.skuId().equals(line.skuId())).findFirst().map(LedgerRow::refusal).orElse("");
+        return switch (refusal) {
+            case STOCK_RECOVERING -> new TryOutcome.StaleSku(line.skuId());
+            case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
+                    row.perUserLimit() == null ? 0 : row.perUserLimit(),
+                    ledger.held(line.skuId(), request.userId(), request.xid(), request.reservationId()));
+            default -> new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), row.reserveAvailable());
+        };
+    }
+
+    /** The refusals a REFUSED ledger row names. */
+    static final String INSUFFICIENT_STOCK = "insufficient-stock";
+    static final String PURCHASE_LIMIT_EXCEEDED = "purchase-limit-exceeded";
+    static final String STOCK_RECOVERING = "stock-recovering";
+
+    /** The name a REFUSED row gives this refusal. */
+    static String refusalName(TryOutcome.Refusal refusal) {
+        if (refusal instanceof TryOutcome.PurchaseLimitExceeded) {
+            return PURCHASE_LIMIT_EXCEEDED;
+        }
+        return refusal instanceof TryOutcome.StaleSku ? STOCK_RECOVERING : INSUFFICIENT_STOCK;
+    }
+
+    /**
+     * Records in this store that the reservation's Try was refused, on one SKU: a REFUSED row, unless the reservation
+     * has a row of the SKU already; a TRIED row of this store (an earlier slot group of the same Try took units from
+     * the reserve) is cancelled, its units back in the reserve. A Confirm that meets the REFUSED row takes nothing.
+     */
+    void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
+        tx.executeWithoutResult(status -> {
+            LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
+            if (row == null) {
+                ledger.insertRefused(xid, reservationId, branchId, line.skuId(), line.quantity(), "MYSQL", userId,
+                        refusal);
+            } else if (row.heldByMysql() && row.tried()) {
+                ledger.endHeld(row.id(), "CANCELLED");
+                if (skus.releaseReserved(row.skuId(), row.quantity()) != 1) {
+                    throw new IllegalStateException("sku_stock of " + row.skuId() + " holds fewer reserved units than"
+                            + " reservation " + reservationId + " of the MySQL store");
+                }
+            }
+        });
     }
 
     /**
@@ -304,6 +361,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                     yield new PhaseOutcome.Applied(row.quantity());
                 }
                 case "CONFIRMED" -> new PhaseOutcome.AlreadyApplied(row.quantity());
+                case "REFUSED" -> new PhaseOutcome.Refused();
                 default -> new PhaseOutcome.EndedOtherwise(row.quantity());
             });
         });
@@ -340,6 +398,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                     yield new PhaseOutcome.Applied(row.quantity());
                 }
                 case "CANCELLED" -> new PhaseOutcome.AlreadyApplied(row.quantity());
+                case "REFUSED" -> new PhaseOutcome.AlreadyApplied(0);
                 default -> new PhaseOutcome.EndedOtherwise(row.quantity());
             });
         });

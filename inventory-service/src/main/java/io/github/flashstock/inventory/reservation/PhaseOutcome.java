@@ -111,9 +111,26 @@ public sealed interface PhaseOutcome {
         }
     }
 
-    /** The reply codes in order: both scripts' APPLIED to HELD_IN_MYSQL, then the Confirm's own three. */
+    /**
+     * Confirm only: the record says this service refused the reservation's Try (a REFUSED record in Redis, or a
+     * REFUSED ledger row of the MySQL store), yet the coordinator committed. Nothing was taken; the caller reports it
+     * (a finding, a metric) and answers the coordinator with success, since no retry could change anything.
+     */
+    record Refused() implements PhaseOutcome {
+        @Override
+        public long quantity() {
+            return 0;
+        }
+
+        @Override
+        public Code code() {
+            return Code.REFUSED;
+        }
+    }
+
+    /** The reply codes in order: both scripts' APPLIED to HELD_IN_MYSQL, then the Confirm's own four. */
     enum Code {
-        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED, REFUSED
     }
 
     static PhaseOutcome decode(String script, List<Long> reply) {
@@ -131,6 +148,7 @@ public sealed interface PhaseOutcome {
             case RECOVERED -> new Recovered(quantity);
             case OVERSOLD -> new Oversold(quantity);
             case UNRECORDED -> new Unrecorded();
+            case REFUSED -> new Refused();
         };
     }
 }

@@ -97,6 +97,7 @@ class StockReservationAction implements ReservationAction {
             outcome = result.tag();
             log.debug("try {}: {}", outcome, result);
             if (result instanceof TryOutcome.Refusal refusal) {
+                recordRefusal(context, reservationId, userId, lines, refusal);
                 throw refusal.exception();
             }
             if (result instanceof TryOutcome.Reserved) {
@@ -109,6 +110,57 @@ class StockReservationAction implements ReservationAction {
         } finally {
             meters.counter("inventory.reservations", "outcome", outcome).increment();
             timing.stop(meters.timer("inventory.phase", "phase", "try"));
+        }
+    }
+
+    /**
+     * Records a refusal on every line of the reservation, so that a Confirm of it takes nothing whoever commits the
+     * transaction afterwards (a caller that ignores the refusal, or one that attached this line to someone else's
+     * transaction): a REFUSED record in Redis, where lines of an earlier slot group that reserved give their units
+     * back at once, or a REFUSED ledger row in the MySQL store for lines it holds, while Redis cannot be reached, and
+     * for a SKU being recovered (its Redis stock is about to be rebuilt from MySQL). Outcomes that reserve nothing
+     * anywhere and need no record: a reservation cancelled first (its CANCELLED record says so) and an unknown SKU
+     * (no Confirm can take units of it). A record that cannot be written is counted
+     * ({@code inventory.refusals.unrecorded}) and logged; the refusal is answered all the same, and the usual
+     * rollback of the transaction gives back whatever an earlier group holds.
+     */
+    private void recordRefusal(BusinessActionContext context, String reservationId, String userId,
+                               ReservationLines lines, TryOutcome.Refusal refusal) {
+        Optional<CancelScript.RecordedRefusal> inRedis = CancelScript.RecordedRefusal.of(refusal);
+        boolean recovering = refusal instanceof TryOutcome.StaleSku;
+        if (inRedis.isEmpty() && !recovering) {
+            return;
+        }
+        String xid = context.getXid();
+        for (StockLine line : lines.lines()) {
+            try {
+                boolean inMysql = recovering;
+                if (!recovering) {
+                    PhaseOutcome outcome;
+                    try {
+                        outcome = redis.call(() -> cancelScript.refuse(line.skuId(), xid, reservationId,
+                                settings.fenceRetention(), inRedis.get()));
+                    } catch (RedisUnreachable e) {
+                        outcome = new PhaseOutcome.HeldInMysql(0);
+                    }
+                    if (outcome instanceof PhaseOutcome.Applied given) {
+                        // an earlier group's units, back in stock: the ledger row the TRIED event made ends too
+                        sales.cancelled(xid, reservationId, context.getBranchId(), line.skuId(), given.quantity(),
+                                userId);
+                        events.publishEvent(new StockEventsWritten(List.of(line.skuId())));
+                    }
+                    inMysql = outcome instanceof PhaseOutcome.HeldInMysql;
+                }
+                if (inMysql) {
+                    mysql.refuse(xid, reservationId, context.getBranchId(), userId, line,
+                            MysqlReservations.refusalName(refusal));
+                    mirror.soon();
+                }
+            } catch (RuntimeException e) {
+                meters.counter("inventory.refusals.unrecorded").increment();
+                log.error("the refusal of reservation {} could not be recorded for SKU {}: a commit of its"
+                        + " transaction would find no record there: {}", reservationId, line.skuId(), e.toString());
+            }
         }
     }
 
@@ -231,6 +283,10 @@ class StockReservationAction implements ReservationAction {
                 PhaseOutcome outcome = result.outcome();
                 meters.counter("inventory.phase.outcomes", "phase", phase.tag(), "outcome", outcome.tag(),
                         "store", result.store()).increment();
+                if (outcome instanceof PhaseOutcome.Refused) {
+                    confirmOfRefused(context, reservationId, userId, line, result.store());
+                    continue;
+                }
                 if (result.mysql()) {
                     if (outcome instanceof PhaseOutcome.NoRecord) {
                         log.info("empty rollback for SKU {}: tombstones written in Redis and MySQL", line.skuId());
@@ -278,6 +334,22 @@ class StockReservationAction implements ReservationAction {
             meters.counter("inventory.phases", "phase", phase.tag(), "result", done ? "done" : "retry").increment();
             timing.stop(meters.timer("inventory.phase", "phase", phase.tag()));
         }
+    }
+
+    /**
+     * The coordinator committed a transaction whose Try of this reservation this service refused: nothing was taken
+     * (the refusal's record says so), and the coordinator is answered with success, since no retry could change that.
+     * Counted ({@code inventory.confirm-of-refused-try}), logged, and kept in the ledger (the REFUSED row's
+     * {@code refused_confirm_at}), which the reconciler reports as {@code CONFIRM_OF_REFUSED_TRY}.
+     */
+    private void confirmOfRefused(BusinessActionContext context, String reservationId, String userId, StockLine line,
+                                  String store) {
+        meters.counter("inventory.confirm-of-refused-try", "store", store).increment();
+        log.error("confirm of a Try this service refused, SKU {} ({} unit(s) asked): the transaction was committed"
+                + " after a refusal; nothing taken; recorded for reconciliation (CONFIRM_OF_REFUSED_TRY)",
+                line.skuId(), line.quantity());
+        sales.confirmOfRefused(context.getXid(), reservationId, context.getBranchId(), line.skuId(), line.quantity(),
+                store.toUpperCase(Locale.ROOT), userId);
     }
 
     /** What the phase did to one line, and in which store. */

@@ -206,4 +206,17 @@ public class SalesRecord {
             ledger.takeOverForRedis(row.id(), "CANCELLED", units);
         }
     }
+
+    /**
+     * A Confirm met the refusal of this reservation's Try on this SKU (a commit after a refused Try): nothing was sold;
+     * the ledger keeps the fact on the reservation's REFUSED row, written now when the refusal was recorded in Redis
+     * only, for the reconciler to report ({@code CONFIRM_OF_REFUSED_TRY}).
+     *
+     * @param units the units the committed branch asked for (none of them were sold)
+     * @param store REDIS or MYSQL: the store whose record said the Try was refused
+     */
+    public void confirmOfRefused(String xid, String reservationId, long branchId, String skuId, long units,
+                                 String store, String userId) {
+        ledger.confirmOfRefused(xid, reservationId, branchId, skuId, Math.max(units, 1), store, userId);
+    }
 }

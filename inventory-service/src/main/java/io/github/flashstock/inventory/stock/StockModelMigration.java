@@ -53,6 +53,10 @@ public class StockModelMigration implements InitializingBean {
             log.info("stock model: stock_ledger got the columns user_id and redis_mirrored (rows before them name no"
                     + " buyer, so per-user limits on the MySQL path do not count them)");
         }
+        if (addRefusals("stock_ledger")) {
+            log.info("stock model: stock_ledger takes REFUSED rows (columns refusal, refused_confirm_at): a refused"
+                    + " Try is recorded, and a Confirm of it takes nothing");
+        }
         int migrated = migrateRedis(jdbc.queryForList("SELECT sku_id FROM " + TABLE, String.class));
         if (migrated > 0) {
             log.info("stock model: {} SKU(s) moved to the stocked/available/reserved/sold fields in Redis", migrated);
@@ -119,6 +123,27 @@ public class StockModelMigration implements InitializingBean {
                 + " ADD COLUMN redis_mirrored TINYINT NOT NULL DEFAULT 1 AFTER user_id,"
                 + " ADD KEY idx_" + table + "_buyer (sku_id, user_id),"
                 + " ADD KEY idx_" + table + "_store (backend, redis_mirrored)");
+        return true;
+    }
+
+    /**
+     * Lets a ledger {@code table} made before refusals were recorded hold them: the columns {@code refusal} and
+     * {@code refused_confirm_at}, and the state REFUSED in its state constraint, in one statement.
+     *
+     * @return true when the table changed, false when it took refusals already
+     */
+    boolean addRefusals(String table) {
+        Integer has = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                + " DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'refusal'", Integer.class, table);
+        if (has != null && has > 0) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table
+                + " DROP CONSTRAINT ck_" + table + "_state,"
+                + " ADD COLUMN refusal VARCHAR(32) NULL AFTER redis_mirrored,"
+                + " ADD COLUMN refused_confirm_at TIMESTAMP(3) NULL AFTER refusal,"
+                + " ADD CONSTRAINT ck_" + table + "_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED',"
+                + " 'REFUSED'))");
         return true;
     }
 

@@ -16,6 +16,38 @@ public interface StockLedgerMapper {
                @Param("skuId") String skuId, @Param("quantity") long quantity, @Param("state") String state,
                @Param("backend") String backend, @Param("userId") String userId);
 
+    /**
+     * The record of a refused Try on one SKU (state REFUSED, with the refusal): a Confirm that meets it takes
+     * nothing. @return 1 when written, 0 when the reservation has a row of this SKU already (nothing changed)
+     */
+    @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored, refusal) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity},"
+            + " 'REFUSED', #{backend}, #{userId}, 1, #{refusal})")
+    int insertRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
+                      @Param("branchId") long branchId, @Param("skuId") String skuId, @Param("quantity") long quantity,
+                      @Param("backend") String backend, @Param("userId") String userId,
+                      @Param("refusal") String refusal);
+
+    /**
+     * A Confirm met the refusal of this reservation's Try on this SKU: the REFUSED row (written now if the refusal
+     * was recorded in Redis only) keeps when, for the reconciler to report. A row in another state is left as it is.
+     */
+    @Insert("INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored, refusal, refused_confirm_at) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId},"
+            + " #{quantity}, 'REFUSED', #{backend}, #{userId}, 1, 'recorded-in-redis', CURRENT_TIMESTAMP(3))"
+            + " ON DUPLICATE KEY UPDATE refused_confirm_at = IF(state = 'REFUSED',"
+            + " COALESCE(refused_confirm_at, CURRENT_TIMESTAMP(3)), refused_confirm_at)")
+    int confirmOfRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
+                         @Param("branchId") long branchId, @Param("skuId") String skuId,
+                         @Param("quantity") long quantity, @Param("backend") String backend,
+                         @Param("userId") String userId);
+
+    /** The SKU's refused Tries whose transaction was committed all the same, oldest first. */
+    @Select("SELECT xid, reservation_key AS reservationId, quantity, refusal, refused_confirm_at AS confirmedAt"
+            + " FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'REFUSED' AND refused_confirm_at IS NOT NULL"
+            + " ORDER BY refused_confirm_at")
+    java.util.List<java.util.Map<String, Object>> refusedConfirms(@Param("skuId") String skuId);
+
     /** Moves a TRIED row of a reservation Redis held forward; states never move back. @return 1 when moved */
     @Update("UPDATE stock_ledger SET state = #{to} WHERE xid = #{xid} AND reservation_key = #{reservationId}"
             + " AND sku_id = #{skuId} AND state = 'TRIED' AND backend = 'REDIS'")
@@ -27,7 +59,7 @@ public interface StockLedgerMapper {
     String state(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId);
 
     /** The row of one reservation on one SKU, locked until the transaction ends; null when there is none. */
-    @Select("SELECT id, sku_id, quantity, state, backend, user_id FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, backend, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId} AND sku_id = #{skuId} FOR UPDATE")
     LedgerRow lock(@Param("xid") String xid, @Param("reservationId") String reservationId,
                    @Param("skuId") String skuId);
@@ -54,7 +86,7 @@ public interface StockLedgerMapper {
                     @Param("lines") java.util.List<TriedLine> lines);
 
     /** The rows of one reservation, every SKU. */
-    @Select("SELECT id, sku_id, quantity, state, backend, user_id FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, backend, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId}")
     java.util.List<LedgerRow> rowsOfReservation(@Param("xid") String xid, @Param("reservationId") String reservationId);
 

@@ -32,7 +32,7 @@ class ScriptContractTest {
     @ParameterizedTest
     @CsvSource({
             "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
-            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL RECOVERED OVERSOLD UNRECORDED",
+            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL RECOVERED OVERSOLD UNRECORDED REFUSED",
             "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL",
             "init.lua, CREATED EXISTS",
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
@@ -52,7 +52,7 @@ class ScriptContractTest {
         Enum<?>[] decoder = switch (script) {
             case "try.lua" -> TryOutcome.Code.values();
             case "confirm.lua" -> PhaseOutcome.Code.values();
-            // the Confirm's own three codes (a reservation it finds no record of) come last; Cancel has the first five
+            // the Confirm's own four codes (no record of the reservation, or its refusal) come last; Cancel has the first five
             case "cancel.lua" -> Arrays.copyOf(PhaseOutcome.Code.values(), 5);
             case "init.lua" -> InitOutcome.Code.values();
             case "restock.lua" -> RestockOutcome.Code.values();
