@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory;
 
 import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.RequestLimits;
 import io.github.flashstock.support.web.AdminToken;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -17,7 +18,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
 @ConfigurationPropertiesScan
 @EnableScheduling
-@Import(AdminAccess.class)
+@Import({AdminAccess.class, RequestLimits.class})
 public class InventoryServiceApplication {
 
     /** Guards {@code /admin/**} and the state-changing management endpoints (see {@link AdminToken}). */

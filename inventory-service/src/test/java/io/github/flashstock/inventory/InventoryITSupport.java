@@ -6,6 +6,7 @@ import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.reservation.HeldTryGate;
 import io.github.flashstock.inventory.reservation.RecordedStockEvents;
+import io.github.flashstock.support.auth.ServiceSignature;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -27,6 +28,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @Import(InventoryITSupport.Gates.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN,
+                "inventory.callers.keys." + InventoryITSupport.CALLER + "=" + InventoryITSupport.CALLER_KEY,
                 "inventory.reconciliation.interval=1h",
                 "inventory.reconciliation.stale-after=2s",
                 "inventory.reconciliation.session-stale-after=2s",
@@ -40,6 +42,13 @@ import org.springframework.test.context.DynamicPropertySource;
 public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";
+
+    /** The service the tests reserve as, and its signing key ({@code inventory.callers.keys}). */
+    public static final String CALLER = "order-demo";
+    public static final String CALLER_KEY = "inventory-it-signing-key-of-order-demo-0123456789";
+
+    /** A request header that asks the tests' client to send the request unsigned (removed before it is sent). */
+    public static final String UNSIGNED = "X-Test-Unsigned";
 
     static {
         LiveConfig.ensureInstalled();
@@ -65,6 +74,29 @@ public abstract class InventoryITSupport {
         @Primary
         AdjustableClock adjustableClock() {
             return new AdjustableClock();
+        }
+
+        /**
+         * The tests' HTTP client reserves as a known service: it signs every {@code POST /reservations} that does not
+         * carry a signature of its own (a test of a forged or missing one sets the headers itself).
+         */
+        @Bean
+        org.springframework.boot.restclient.RestTemplateCustomizer signedReservations() {
+            byte[] key = CALLER_KEY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return template -> template.getInterceptors().add((request, body, execution) -> {
+                if ("/reservations".equals(request.getURI().getPath())
+                        && !request.getHeaders().containsHeader(ServiceSignature.SIGNATURE)
+                        && !request.getHeaders().containsHeader(UNSIGNED)) {
+                    ServiceSignature.Signed signed = ServiceSignature.sign(CALLER, key, request.getMethod().name(),
+                            request.getURI().getRawPath(), request.getHeaders().getFirst("TX_XID"), body,
+                            java.time.Instant.now());
+                    request.getHeaders().set(ServiceSignature.NAME, signed.name());
+                    request.getHeaders().set(ServiceSignature.TIMESTAMP, signed.timestamp());
+                    request.getHeaders().set(ServiceSignature.SIGNATURE, signed.signature());
+                }
+                request.getHeaders().remove(UNSIGNED);
+                return execution.execute(request, body);
+            });
         }
     }
 

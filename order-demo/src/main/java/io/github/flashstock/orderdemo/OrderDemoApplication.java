@@ -1,6 +1,7 @@
 package io.github.flashstock.orderdemo;
 
 import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.RequestLimits;
 import io.github.flashstock.support.web.AdminToken;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication(excludeName = {
         "org.apache.seata.spring.boot.autoconfigure.SeataSpringFenceAutoConfiguration",
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
-@Import(AdminAccess.class)
+@Import({AdminAccess.class, RequestLimits.class})
 public class OrderDemoApplication {
 
     public static void main(String[] args) {

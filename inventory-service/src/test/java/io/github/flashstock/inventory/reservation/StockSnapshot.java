@@ -26,4 +26,23 @@ record StockSnapshot(Map<String, Object> redis, List<Map<String, Object>> skuRow
                 jdbc.queryForList("SELECT * FROM sku_stock WHERE sku_id IN (" + in + ") ORDER BY sku_id", (Object[]) skus),
                 jdbc.queryForList("SELECT * FROM stock_ledger WHERE sku_id IN (" + in + ") ORDER BY id", (Object[]) skus));
     }
+
+    /**
+     * The same without the REFUSED records of refused Tries (fence keys whose state is REFUSED), the one thing a
+     * refusal writes: its stock, segments, buyer counts and rows must be as before.
+     */
+    StockSnapshot withoutRefusals() {
+        Map<String, Object> kept = new TreeMap<>();
+        redis.forEach((key, value) -> {
+            if (!(key.contains(":tx:") && value instanceof Map<?, ?> h && "REFUSED".equals(h.get("state")))) {
+                kept.put(key, value);
+            }
+        });
+        return new StockSnapshot(kept, skuRows, ledgerRows);
+    }
+
+    /** How many REFUSED records the snapshot holds. */
+    long refusals() {
+        return redis.size() - withoutRefusals().redis().size();
+    }
 }

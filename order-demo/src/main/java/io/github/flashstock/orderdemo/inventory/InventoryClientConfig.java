@@ -1,6 +1,8 @@
 package io.github.flashstock.orderdemo.inventory;
 
+import io.github.flashstock.support.auth.ServiceSignature;
 import java.net.http.HttpClient;
+import java.time.Clock;
 import org.apache.seata.core.context.RootContext;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
@@ -26,7 +28,25 @@ class InventoryClientConfig {
         requests.setReadTimeout(settings.readTimeout());
         return RestClient.builder()
                 .requestFactory(requests)
-                .requestInterceptor(propagateGlobalTransaction());
+                .requestInterceptor(propagateGlobalTransaction())
+                .requestInterceptor(sign(settings.callerName(),
+                        ServiceSignature.key("orders.inventory.signing-key", settings.signingKey()), Clock.systemUTC()));
+    }
+
+    /**
+     * Every call carries this service's signature over the exact request, its XID included (so after
+     * {@link #propagateGlobalTransaction()}): the inventory service reserves stock only for services it knows.
+     */
+    static ClientHttpRequestInterceptor sign(String caller, byte[] key, Clock clock) {
+        return (request, body, execution) -> {
+            ServiceSignature.Signed signed = ServiceSignature.sign(caller, key, request.getMethod().name(),
+                    request.getURI().getRawPath(), request.getHeaders().getFirst(RootContext.KEY_XID), body,
+                    clock.instant());
+            request.getHeaders().set(ServiceSignature.NAME, signed.name());
+            request.getHeaders().set(ServiceSignature.TIMESTAMP, signed.timestamp());
+            request.getHeaders().set(ServiceSignature.SIGNATURE, signed.signature());
+            return execution.execute(request, body);
+        };
     }
 
     /** The XID of the global transaction bound to this thread travels in header {@code TX_XID}. */

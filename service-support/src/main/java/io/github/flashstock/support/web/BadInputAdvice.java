@@ -42,6 +42,11 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
                                                                   HttpHeaders headers, HttpStatusCode status,
                                                                   WebRequest request) {
+        BodySizeLimit.BodyTooLarge tooLarge = causeOf(e, BodySizeLimit.BodyTooLarge.class);
+        if (tooLarge != null) {
+            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(ProblemDetails.of(
+                    HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large", tooLarge.getMessage()));
+        }
         return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
                 "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
     }

@@ -13,7 +13,10 @@ import java.util.List;
 record ReservationRequest(
         @NotBlank @Size(max = 64) @Pattern(regexp = ID) String reservationId,
         @NotBlank @Size(max = 64) @Pattern(regexp = ID) String userId,
-        @NotEmpty List<@NotNull @Valid Item> items) {
+        @NotEmpty @Size(max = ReservationRequest.MAX_ITEMS) List<@NotNull @Valid Item> items) {
+
+    /** The most items a body may list, whatever {@code inventory.max-lines} says (which may be lower). */
+    static final int MAX_ITEMS = 100;
 
     static final String ID = "[A-Za-z0-9._-]{1,64}";
 
