@@ -1,5 +1,6 @@
-package io.github.flashstock.inventory.callers;
+package io.github.flashstock.inventory.callers.web;
 
+import io.github.flashstock.inventory.callers.CallerSettings;
 import io.github.flashstock.support.auth.ServiceSignature;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.servlet.FilterChain;

@@ -1,5 +1,6 @@
-package io.github.flashstock.inventory.callers;
+package io.github.flashstock.inventory.callers.web;
 
+import io.github.flashstock.inventory.callers.CallerSettings;
 import java.time.Clock;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
