@@ -83,8 +83,95 @@ class HostileInputIT {
         if (!xid.isEmpty()) {
             request.header("TX_XID", xid);
         }
+        // signed as the known service would sign it: the hostile part is the body or the XID, which the inventory
+        // must refuse on its own merits (an unsigned request is refused before it is read: see below)
+        signAsOrderDemo(request, "/reservations", xid.isEmpty() ? null : xid, body);
 
         assertProblem(send(request), body + " / TX_XID " + xid + " / " + contentType);
+    }
+
+    /** The devstack's key of order-demo (its application-devstack.yml and the inventory's). */
+    private static final String ORDER_DEMO_KEY = "devstack-order-demo-signing-key-not-a-secret";
+
+    private static void signAsOrderDemo(HttpRequest.Builder request, String path, String xid, String body) {
+        sign(request, "order-demo", ORDER_DEMO_KEY, path, xid, body, java.time.Instant.now());
+    }
+
+    private static void sign(HttpRequest.Builder request, String caller, String key, String path, String xid,
+                             String body, java.time.Instant at) {
+        io.github.flashstock.support.auth.ServiceSignature.Signed signed =
+                io.github.flashstock.support.auth.ServiceSignature.sign(caller, key.getBytes(StandardCharsets.UTF_8),
+                        "POST", path, xid, body.getBytes(StandardCharsets.UTF_8), at);
+        request.header(io.github.flashstock.support.auth.ServiceSignature.NAME, signed.name())
+                .header(io.github.flashstock.support.auth.ServiceSignature.TIMESTAMP, signed.timestamp())
+                .header(io.github.flashstock.support.auth.ServiceSignature.SIGNATURE, signed.signature());
+    }
+
+    /**
+     * Callers that lie about who they are: no signature, another service's name, a guessed key, a signature made for
+     * another request, one replayed after its window. A good reservation in every other respect, with a well-formed
+     * XID: each is 401 {@code unknown-caller}, the same answer whether or not the XID is live, and nothing changes.
+     */
+    @Property(tries = 40)
+    void reservationsRefuseCallersThatAreNotKnownServices(@ForAll("unknownXids") String xid,
+                                                           @ForAll("forgeries") String forgery) {
+        String body = "{\"reservationId\":\"r-forged\",\"userId\":\"mallory\",\"items\":[{\"skuId\":\"" + SKU
+                + "\",\"quantity\":1}]}";
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url() + "/reservations"))
+                .header("Content-Type", "application/json").header("TX_XID", xid)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        java.time.Instant now = java.time.Instant.now();
+        switch (forgery) {
+            case "unsigned" -> { }
+            case "other-name" -> sign(request, "mallory", ORDER_DEMO_KEY, "/reservations", xid, body, now);
+            case "guessed-key" -> sign(request, "order-demo", "a-guess-at-the-key-of-order-demo-0123456789",
+                    "/reservations", xid, body, now);
+            case "other-body" -> sign(request, "order-demo", ORDER_DEMO_KEY, "/reservations", xid,
+                    body.replace("\"quantity\":1", "\"quantity\":50"), now);
+            case "other-xid" -> sign(request, "order-demo", ORDER_DEMO_KEY, "/reservations", xid + "0", body, now);
+            case "replayed-late" -> sign(request, "order-demo", ORDER_DEMO_KEY, "/reservations", xid, body,
+                    now.minusSeconds(120));
+            default -> throw new IllegalArgumentException(forgery);
+        }
+
+        HttpResponse<String> answer = send(request);
+
+        assertProblem(answer, forgery + " / TX_XID " + xid);
+        assertThat(answer.statusCode()).isEqualTo(401);
+        assertThat(answer.body()).contains("urn:flashstock:problem:unknown-caller");
+    }
+
+    @Provide
+    Arbitrary<String> forgeries() {
+        return Arbitraries.of("unsigned", "other-name", "guessed-key", "other-body", "other-xid", "replayed-late");
+    }
+
+    /** Bodies too large to parse, on both services: 413 before anything reads them, whether sent whole or chunked. */
+    @Example
+    void bodiesTooLargeAreRefusedBeforeParsingOnBothServices() {
+        String huge = "{\"userId\":\"u\",\"items\":[" + "{\"skuId\":\"x\",\"quantity\":1},".repeat(20_000)
+                + "{\"skuId\":\"x\",\"quantity\":1}]}";
+        for (String url : List.of(services.inventory().url() + "/reservations", services.order().url() + "/orders",
+                services.inventory().url() + "/admin/skus/" + SKU + "/restock")) {
+            for (boolean chunked : List.of(false, true)) {
+                HttpRequest.BodyPublisher publisher = chunked
+                        ? HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                huge.getBytes(StandardCharsets.UTF_8)))
+                        : HttpRequest.BodyPublishers.ofString(huge);
+                HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + services.adminToken())
+                        .POST(publisher);
+                if (url.endsWith("/reservations")) {
+                    signAsOrderDemo(request, "/reservations", "127.0.0.1:18091:1", huge);
+                    request.header("TX_XID", "127.0.0.1:18091:1");
+                }
+                HttpResponse<String> answer = send(request);
+                assertProblem(answer, url + (chunked ? " chunked" : ""));
+                assertThat(answer.statusCode()).as(url + (chunked ? " chunked" : "")).isEqualTo(413);
+                assertThat(answer.body()).contains("urn:flashstock:problem:payload-too-large");
+            }
+        }
     }
 
     @Property(tries = 150)

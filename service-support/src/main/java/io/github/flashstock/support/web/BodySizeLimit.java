@@ -42,14 +42,31 @@ public class BodySizeLimit extends OncePerRequestFilter {
             refuse(response, maxBytes);
             return;
         }
-        chain.doFilter(new Limited(request, maxBytes), response);
+        try {
+            chain.doFilter(new Limited(request, maxBytes), response);
+        } catch (IOException | ServletException e) {
+            // read past the limit outside Spring MVC's advice (a filter that reads the body itself)
+            if (!tooLarge(e) || response.isCommitted()) {
+                throw e;
+            }
+            response.reset();
+            refuse(response, maxBytes);
+        }
     }
 
-    /** Writes the 413 problem (the request's body is left unread; Tomcat closes the connection after it). */
+    private static boolean tooLarge(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof BodyTooLarge) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes the 413 problem (Tomcat swallows the unread rest of the body up to its max-swallow-size, then closes). */
     static void refuse(HttpServletResponse response, long maxBytes) throws IOException {
         response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.setHeader("Connection", "close");
         String body = "{\"type\":\"" + ProblemDetails.TYPE_PREFIX + "payload-too-large\",\"title\":\"Payload too large\","
                 + "\"status\":413,\"detail\":\"the request body is larger than " + maxBytes + " bytes\"}";
         response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));

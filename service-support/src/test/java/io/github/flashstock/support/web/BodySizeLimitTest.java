@@ -52,4 +52,19 @@ class BodySizeLimitTest {
                 (req, res) -> read.set(req.getInputStream().readAllBytes()));
         assertThat(read.get()).hasSize(100);
     }
+
+    @Test
+    void aFilterThatReadsPastTheLimitGetsThe413Too() throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/reservations") {
+            @Override
+            public long getContentLengthLong() {
+                return -1;
+            }
+        };
+        request.setContent(new byte[150]);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        limit.doFilter(request, response, (req, res) -> req.getInputStream().readAllBytes());
+        assertThat(response.getStatus()).isEqualTo(413);
+        assertThat(response.getContentAsString()).contains("payload-too-large");
+    }
 }
