@@ -80,6 +80,40 @@ class StockModelMigrationIT {
     }
 
     @Test
+    void aLedgerFromBeforeRefusalsTakesThemOnce() {
+        // Given a ledger as the release before refusals made it (under another name, beside the live one)
+        String table = "stock_ledger_it_" + UUID.randomUUID().toString().substring(0, 8);
+        jdbc.execute("CREATE TABLE " + table + " (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
+                + " xid VARCHAR(128) NOT NULL, reservation_key VARCHAR(128) NOT NULL, branch_id BIGINT NULL,"
+                + " sku_id VARCHAR(64) NOT NULL, quantity INT NOT NULL, state VARCHAR(16) NOT NULL,"
+                + " backend VARCHAR(8) NOT NULL, user_id VARCHAR(64) NULL, redis_mirrored TINYINT NOT NULL DEFAULT 1,"
+                + " CONSTRAINT ck_" + table + "_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED')))");
+        try {
+            jdbc.update("INSERT INTO " + table + " (xid, reservation_key, sku_id, quantity, state, backend)"
+                    + " VALUES ('x', 'r', 's', 1, 'CONFIRMED', 'REDIS')");
+            assertThatThrownBy(() -> jdbc.update("INSERT INTO " + table + " (xid, reservation_key, sku_id, quantity,"
+                    + " state, backend) VALUES ('x', 'r2', 's', 1, 'REFUSED', 'REDIS')"))
+                    .hasMessageContaining("ck_" + table + "_state");
+
+            // When the migration runs twice
+            boolean first = migration.addRefusals(table);
+            boolean second = migration.addRefusals(table);
+
+            // Then it changed the table once: REFUSED rows with their refusal go in, other states still do not
+            assertThat(first).isTrue();
+            assertThat(second).isFalse();
+            jdbc.update("INSERT INTO " + table + " (xid, reservation_key, sku_id, quantity, state, backend, refusal)"
+                    + " VALUES ('x', 'r2', 's', 1, 'REFUSED', 'REDIS', 'insufficient-stock')");
+            assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Long.class)).isEqualTo(2);
+            assertThatThrownBy(() -> jdbc.update("INSERT INTO " + table + " (xid, reservation_key, sku_id, quantity,"
+                    + " state, backend) VALUES ('x', 'r3', 's', 1, 'LOST', 'REDIS')"))
+                    .hasMessageContaining("ck_" + table + "_state");
+        } finally {
+            jdbc.execute("DROP TABLE " + table);
+        }
+    }
+
+    @Test
     void liveSchemaEndsInTheSharedWords() {
         // a devstack whose data directory predates the vocabulary is migrated here, a fresh one has nothing to do
         migration.migrateMysql(StockModelMigration.TABLE);
