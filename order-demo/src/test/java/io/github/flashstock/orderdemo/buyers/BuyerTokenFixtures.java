@@ -10,6 +10,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +38,8 @@ public final class BuyerTokenFixtures {
 
     /** Points the service at this class's key and issuer. */
     public static void configure(DynamicPropertyRegistry registry) {
-        registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location", BuyerTokenFixtures::publicKeyLocation);
+        registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location",
+                BuyerTokenFixtures::publicKeyLocation);
         registry.add("orders.buyers.issuer", () -> ISSUER);
     }
 
@@ -69,6 +71,15 @@ public final class BuyerTokenFixtures {
     /** A token signed with the right key that never expires. */
     public static String bearerWithoutExpiry(String userId) {
         return "Bearer " + sign(KEY, ISSUER, userId, null);
+    }
+
+    /** A token with the right claims and no signature at all ({@code alg: none}). */
+    public static String unsignedBearer(String userId) {
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        return "Bearer " + base64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + base64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"sub\":\"" + userId + "\",\"exp\":"
+                + Instant.now().plus(Duration.ofHours(1)).getEpochSecond() + "}").getBytes(StandardCharsets.UTF_8))
+                + ".";
     }
 
     private static String sign(RSAKey key, String issuer, String subject, Instant expiresAt) {

@@ -5,6 +5,7 @@ import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerFro
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerWithoutExpiry;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.expiredBearer;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.forgedBearer;
+import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.unsignedBearer;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -149,6 +150,7 @@ class BuyerAccessTest {
                 "expired", expiredBearer("alice"),
                 "another issuer", bearerFrom("urn:someone-else", "alice"),
                 "no expiry", bearerWithoutExpiry("alice"),
+                "no signature", unsignedBearer("alice"),
                 "a subject that is no user id", bearer("alice smith"),
                 "a subject too long", bearer("a".repeat(65)),
                 "not a JWT", "Bearer not-a-jwt",
