@@ -217,6 +217,16 @@ class BuyerAccessTest {
     }
 
     @Test
+    void aPathTheFirewallTurnsAwayIsAProblem() throws Exception {
+        mvc.perform(get("/orders/o-1;x=y").header("Authorization", bearer("alice")))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:malformed-request"));
+
+        verifyNoInteractions(reading);
+    }
+
+    @Test
     void leavesManagementPathsToTheAdminToken() throws Exception {
         // the admin token is no JWT: read as a buyer token it would be a 401 here; past the admin token's guard, the
         // slice has no actuator to answer, so 404
