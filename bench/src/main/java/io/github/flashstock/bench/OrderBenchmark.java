@@ -5,6 +5,7 @@ import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.ServerStatus;
+import io.github.flashstock.sale.BuyerTokens;
 import io.github.flashstock.sale.Charts;
 import io.github.flashstock.sale.FlashSale;
 import io.github.flashstock.sale.SalePlan;
@@ -41,22 +42,26 @@ import java.util.function.Function;
  * <ol type="a">
  *   <li><b>floor</b>: the bench-floor app opens a global transaction with two TCC branches that do no work, one local
  *       with Seata's fence on MariaDB, one in a second bench-floor process over HTTP ({@code TX_XID});</li>
- *   <li><b>commit</b>: {@code POST /orders} to order-demo, one unit of a hot SKU with stock to spare, every order a
- *       new user: every order commits;</li>
+ *   <li><b>commit</b>: {@code POST /orders} to order-demo, one unit of a hot SKU with stock to spare, from
+ *       {@value #BUYERS} buyers in turn (the SKU has no per-user limit, so which buyer orders changes nothing but the
+ *       token): every order commits;</li>
  *   <li><b>refused</b>: the same on a SKU with no stock: the Try is refused and the global transaction rolls back
  *       (409);</li>
  *   <li><b>demo mix</b>: the demo's sale, fresh SKUs every round: a hot SKU of a tenth as many units as requests
  *       (limit 2 per user, 1-2 units per order), one order in five also buys a second SKU, a fifth of the buyers
  *       come back; most orders are refused once the stock is gone, as in a real flash sale.</li>
  * </ol>
- * For each: orders/s, latency percentiles and CPU time per 1,000 orders of every process taking part (read from
- * {@code /proc}) and of the whole machine. The services run as {@code bin/demo} runs them (their jars, local
- * configuration files, the devstack's servers). Writes the report and an SVG of each path's orders/s and p99 over
- * time to {@code target/bench-order/}.
+ * Every order carries its buyer's token ({@code BuyerTokens}), minted before the load starts and reused; order-demo
+ * verifies it on every order, as it would in production. For each: orders/s, latency percentiles and CPU time per
+ * 1,000 orders of every process taking part (read from {@code /proc}) and of the whole machine. The services run as
+ * {@code bin/demo} runs them (their jars, local configuration files, the devstack's servers). Writes the report and
+ * an SVG of each path's orders/s and p99 over time to {@code target/bench-order/}.
  */
 public final class OrderBenchmark {
 
     static final int CLIENTS = Integer.getInteger("bench.clients", 64);
+    /** Distinct buyers of the commit and refused paths. */
+    static final int BUYERS = 1000;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     enum OrderPath {
@@ -211,12 +216,13 @@ public final class OrderBenchmark {
         out.print(jvms);
 
         Function<OrderPath, List<OrderLoad.Call>> calls = path -> switch (path) {
-            case FLOOR -> repeat(URI.create(front.url() + "/floor/transactions"), i -> "{}");
-            case COMMIT -> repeat(URI.create(services.order().url() + "/orders"),
-                    i -> new FlashSale.Purchase("u-" + UUID.randomUUID(), Map.of(hot, 1)).body());
-            case REFUSED -> repeat(URI.create(services.order().url() + "/orders"),
-                    i -> new FlashSale.Purchase("u-" + UUID.randomUUID(), Map.of(soldOut, 1)).body());
-            case MIX -> demoMix(inventory, services.adminToken(), URI.create(services.order().url() + "/orders"));
+            case FLOOR -> repeat(URI.create(front.url() + "/floor/transactions"), i -> "{}", i -> Map.of());
+            case COMMIT -> repeat(URI.create(services.order().url() + "/orders"), services.buyers(),
+                    i -> new FlashSale.Purchase("u-" + runId + "-" + i % BUYERS, Map.of(hot, 1)));
+            case REFUSED -> repeat(URI.create(services.order().url() + "/orders"), services.buyers(),
+                    i -> new FlashSale.Purchase("u-" + runId + "-" + i % BUYERS, Map.of(soldOut, 1)));
+            case MIX -> demoMix(inventory, services.adminToken(), services.buyers(),
+                    URI.create(services.order().url() + "/orders"));
         };
 
         OrderPath[] order = paths();
@@ -335,12 +341,24 @@ public final class OrderBenchmark {
         return new Recordings(stack.config().root().resolve("target/bench-order/recordings-" + runId), selected);
     }
 
-    private List<OrderLoad.Call> repeat(URI uri, Function<Integer, String> body) {
+    private List<OrderLoad.Call> repeat(URI uri, Function<Integer, String> body,
+                                        Function<Integer, Map<String, String>> headers) {
         List<OrderLoad.Call> calls = new ArrayList<>(requests);
         for (int i = 0; i < requests; i++) {
-            calls.add(new OrderLoad.Call(uri, body.apply(i), Map.of()));
+            calls.add(new OrderLoad.Call(uri, body.apply(i), headers.apply(i)));
         }
         return calls;
+    }
+
+    /** Each request one purchase, sent with its buyer's token. */
+    private List<OrderLoad.Call> repeat(URI uri, BuyerTokens buyers, Function<Integer, FlashSale.Purchase> purchase) {
+        List<FlashSale.Purchase> purchases = new ArrayList<>(requests);
+        for (int i = 0; i < requests; i++) {
+            purchases.add(purchase.apply(i));
+        }
+        buyers.mintAhead(purchases.stream().map(FlashSale.Purchase::userId).toList());
+        return repeat(uri, i -> purchases.get(i).body(),
+                i -> Map.of("Authorization", buyers.bearer(purchases.get(i).userId())));
     }
 
     /**
@@ -348,15 +366,18 @@ public final class OrderBenchmark {
      * on fresh SKUs of a tenth as many hot units as requests, each order with an {@code Idempotency-Key}, as the
      * demo's buyers send it.
      */
-    private List<OrderLoad.Call> demoMix(String inventory, String token, URI orders) {
+    private List<OrderLoad.Call> demoMix(String inventory, String token, BuyerTokens buyers, URI orders) {
         SalePlan plan = SalePlan.demo("bo-" + runId + "-" + UUID.randomUUID().toString().substring(0, 8),
                 Math.max(1, requests / 10), requests);
         for (SalePlan.SkuOnSale sku : plan.skus()) {
             createSku(inventory, token, sku.skuId(), sku.units(), sku.perUserLimit(), sku.segments());
         }
         mixSkus = plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList();
-        return FlashSale.purchases(plan).stream().map(p -> new OrderLoad.Call(orders, p.body(),
-                Map.of("Idempotency-Key", UUID.randomUUID().toString()))).toList();
+        List<FlashSale.Purchase> purchases = FlashSale.purchases(plan);
+        buyers.mintAhead(purchases.stream().map(FlashSale.Purchase::userId).toList());
+        return purchases.stream().map(p -> new OrderLoad.Call(orders, p.body(),
+                Map.of("Idempotency-Key", UUID.randomUUID().toString(), "Authorization", buyers.bearer(p.userId()))))
+                .toList();
     }
 
     /** One segment each, as the demo's SKUs: the figures do not depend on the configured default. */

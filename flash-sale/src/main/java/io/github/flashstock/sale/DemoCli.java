@@ -151,7 +151,7 @@ public final class DemoCli {
                 plan.skus().get(1).skuId(), plan.skus().get(1).units(), plan.buyers(), plan.concurrency());
         // buyers spread over the order-demo instances, as a load balancer in front of them would
         FlashSale sale = new FlashSale(services.orders().stream().map(ServiceProcess::url).toList(),
-                services.inventory().url(), token, System.out)
+                services.inventory().url(), token, services.buyers(), System.out)
                 .describedAs(setup)
                 .charted();
         if (nacosAdmin.isPresent()) {
@@ -170,8 +170,10 @@ public final class DemoCli {
                 sale.lastChart());
 
         System.out.println();
-        System.out.println("order-demo         " + services.order().url() + "  (POST /orders, GET /orders/{id}, "
-                + "/swagger-ui.html)");
+        System.out.println("order-demo         " + services.order().url() + "  (POST /orders and GET /orders/{id}"
+                + " with Authorization: Bearer <buyer token>; /swagger-ui.html)");
+        System.out.println("a buyer token      user demo-buyer, " + BuyerTokens.LIFETIME.toHours() + " h: "
+                + services.buyers().bearer("demo-buyer"));
         System.out.println("inventory-service  " + services.inventory().url() + "  (GET /skus/{id}/stock, "
                 + "/swagger-ui.html; admin token: " + token + ")");
         System.out.println("Seata console      " + endpoints.seataConsoleUrl() + "  (login " + DevStackConfig.SEATA_CONSOLE_USER
@@ -294,7 +296,7 @@ public final class DemoCli {
     static void warmUp(Services services, String token, String saleId, int orders, int clients) {
         System.out.printf("Warming up before the sale opens: %d orders of SKU warmup-%s ...%n", orders, saleId);
         SaleReport warm = new FlashSale(services.orders().stream().map(ServiceProcess::url).toList(),
-                services.inventory().url(), token, new PrintStream(OutputStream.nullOutputStream()))
+                services.inventory().url(), token, services.buyers(), new PrintStream(OutputStream.nullOutputStream()))
                 .withoutReadBack()
                 .run(SalePlan.warmUp(saleId, orders, clients));
         System.out.printf("warm-up: %d orders in %.1f s: %d confirmed, %d refused, %d errors%n", warm.orders(),

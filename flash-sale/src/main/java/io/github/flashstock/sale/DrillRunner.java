@@ -97,7 +97,8 @@ public final class DrillRunner implements AutoCloseable {
         boolean awaitEvents = !drill.losesRedisWrites();
         AtomicReference<String> fault = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
-        FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), out)
+        FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), services.buyers(),
+                out)
                 .withoutReadBack()
                 .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
                     String line = inject(drill, plan.skus().get(0).skuId(), heldSku, held, back);
@@ -275,8 +276,8 @@ public final class DrillRunner implements AutoCloseable {
             Instant until = Instant.now().plus(Duration.ofSeconds(90));
             int status = 0;
             while (status != 201 && Instant.now().isBefore(until)) {
-                status = post(order.url() + "/orders", "{\"userId\":\"warm\",\"items\":[{\"skuId\":\"" + warmUp
-                        + "\",\"quantity\":1}]}", Map.of()).statusCode();
+                status = post(order.url() + "/orders", "{\"items\":[{\"skuId\":\"" + warmUp + "\",\"quantity\":1}]}",
+                        Map.of("Authorization", services.buyers().bearer("warm"))).statusCode();
                 if (status != 201) {
                     ServiceProcess.sleep(Duration.ofSeconds(1));
                 }
@@ -306,10 +307,10 @@ public final class DrillRunner implements AutoCloseable {
                 ServiceProcess victim = services.orders().get(1);
                 // three orders on it that will sit between their inventory Try and their commit when it dies
                 for (int i = 0; i < 3; i++) {
-                    String body = "{\"userId\":\"held-" + i + "\",\"items\":[{\"skuId\":\"" + heldSku
-                            + "\",\"quantity\":1}]}";
+                    String body = "{\"items\":[{\"skuId\":\"" + heldSku + "\",\"quantity\":1}]}";
+                    String buyer = services.buyers().bearer("held-" + i);
                     held.add(CompletableFuture.supplyAsync(() -> postQuietly(victim.url() + "/orders", body,
-                            Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S"))));
+                            Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S", "Authorization", buyer))));
                 }
                 Instant until = Instant.now().plus(Duration.ofSeconds(20));
                 while (reserved(heldSku) < 3 && Instant.now().isBefore(until)) {

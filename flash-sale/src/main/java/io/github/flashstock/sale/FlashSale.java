@@ -30,8 +30,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs a flash sale against order-demo (orders) and inventory-service (stock and admin), as buyers would: each
- * order is one {@code POST /orders} from a bounded pool of clients. Then it reads back every order and both
- * stores' view of every SKU, and reports.
+ * order is one {@code POST /orders} from a bounded pool of clients, with its buyer's token ({@link BuyerTokens}).
+ * Then it reads back every order (as its buyer) and both stores' view of every SKU, and reports.
  */
 public final class FlashSale {
 
@@ -41,6 +41,7 @@ public final class FlashSale {
     private final AtomicInteger nextOrderUrl = new AtomicInteger();
     private final String inventoryUrl;
     private final String adminToken;
+    private final BuyerTokens buyers;
     private final PrintStream progress;
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(2))
@@ -56,8 +57,9 @@ public final class FlashSale {
     private boolean readBack = true;
     private boolean charted = false;
 
-    public FlashSale(String orderUrl, String inventoryUrl, String adminToken, PrintStream progress) {
-        this(List.of(orderUrl), inventoryUrl, adminToken, progress);
+    public FlashSale(String orderUrl, String inventoryUrl, String adminToken, BuyerTokens buyers,
+                     PrintStream progress) {
+        this(List.of(orderUrl), inventoryUrl, adminToken, buyers, progress);
     }
 
     /**
@@ -65,13 +67,15 @@ public final class FlashSale {
      * to the next instance in turn; when the connection is refused or cut off, the same order (same
      * {@code Idempotency-Key}) goes to the next one.
      */
-    public FlashSale(List<String> orderUrls, String inventoryUrl, String adminToken, PrintStream progress) {
+    public FlashSale(List<String> orderUrls, String inventoryUrl, String adminToken, BuyerTokens buyers,
+                     PrintStream progress) {
         if (orderUrls.isEmpty()) {
             throw new IllegalArgumentException("a sale needs at least one order-demo instance");
         }
         this.orderUrls = List.copyOf(orderUrls);
         this.inventoryUrl = inventoryUrl;
         this.adminToken = adminToken;
+        this.buyers = buyers;
         this.progress = progress;
     }
 
@@ -114,12 +118,12 @@ public final class FlashSale {
     /** One buyer's order as planned. */
     public record Purchase(String userId, Map<String, Integer> units) {
 
-        /** The {@code POST /orders} body. */
+        /** The {@code POST /orders} body: what is bought; who buys is the token's ({@link BuyerTokens#bearer}). */
         public String body() {
             StringBuilder items = new StringBuilder();
             units.forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
                     .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
-            return "{\"userId\":\"" + userId + "\",\"items\":[" + items + "]}";
+            return "{\"items\":[" + items + "]}";
         }
     }
 
@@ -191,6 +195,7 @@ public final class FlashSale {
             createSku(sku);
         }
         List<Purchase> purchases = purchases(plan);
+        buyers.mintAhead(purchases.stream().map(Purchase::userId).toList());
         ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
         // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
         ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
@@ -331,6 +336,7 @@ public final class FlashSale {
                 response = http.send(HttpRequest.newBuilder(URI.create(url + "/orders"))
                         .timeout(Duration.ofSeconds(60))
                         .header("Content-Type", "application/json")
+                        .header("Authorization", buyers.bearer(purchase.userId()))
                         .header("Idempotency-Key", key)
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
@@ -367,6 +373,7 @@ public final class FlashSale {
             String url = orderUrls.get(instance++ % orderUrls.size()) + "/orders/" + accepted.orderId();
             try {
                 HttpResponse<String> order = http.send(HttpRequest.newBuilder(URI.create(url))
+                        .header("Authorization", buyers.bearer(accepted.purchase().userId()))
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 String status = parse(order.body()).path("status").asText("");
                 if (status.equals("CONFIRMED")) {
@@ -435,6 +442,7 @@ public final class FlashSale {
             String expected = a.status() == 201 ? "CONFIRMED" : "CANCELLED";
             reads.add(clients.submit(() -> {
                 HttpResponse<String> order = send(HttpRequest.newBuilder(URI.create(orderUrls.get(0) + "/orders/" + a.orderId()))
+                        .header("Authorization", buyers.bearer(a.purchase().userId()))
                         .GET().build());
                 String status = parse(order.body()).path("status").asText();
                 if (!expected.equals(status)) {

@@ -98,10 +98,12 @@ public final class ServiceProcess {
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectErrorStream(true);
-        // what decides where configuration, peers and the coordinator come from is set here or not at all: never
-        // inherited from whoever runs this (a shell that exported NACOS_SERVER_ADDR would change the mode)
+        // what decides where configuration, peers and the coordinator come from, and whose tokens are trusted, is
+        // set here or not at all: never inherited from whoever runs this (a shell that exported NACOS_SERVER_ADDR
+        // would change the mode)
         builder.environment().keySet().removeIf(k -> k.startsWith("NACOS_") || k.startsWith("SEATA_")
-                || k.equals("FLASHSTOCK_CONFIG_SOURCE"));
+                || k.equals("FLASHSTOCK_CONFIG_SOURCE") || k.startsWith("ORDERS_BUYERS_")
+                || k.startsWith("SPRING_SECURITY_OAUTH2_"));
         builder.environment().putAll(env);
         try {
             Files.createDirectories(log.getParent());

@@ -13,7 +13,9 @@ import java.util.Optional;
  * inventory-service (one or more instances) and order-demo as processes, wired to one devstack: every address comes
  * from its {@link Endpoints}, every port from {@link Settings}. order-demo calls inventory-service by service name:
  * with {@link Settings#nacos()} set, both take their configuration from Nacos and find each other there; without,
- * they read local files and order-demo finds the instances through Spring Cloud's simple discovery.
+ * they read local files and order-demo finds the instances through Spring Cloud's simple discovery. order-demo trusts
+ * the {@link BuyerTokens} of this object alone: their public key is written under the devstack's home
+ * ({@code buyer-tokens/order-demo-<port>.pub.pem}) and named to every order-demo instance.
  */
 public final class Services implements AutoCloseable {
 
@@ -88,11 +90,14 @@ public final class Services implements AutoCloseable {
     private final List<ServiceProcess> inventories;
     private final List<ServiceProcess> orders;
     private final String adminToken;
+    private final BuyerTokens buyers;
 
-    private Services(List<ServiceProcess> inventories, List<ServiceProcess> orders, String adminToken) {
+    private Services(List<ServiceProcess> inventories, List<ServiceProcess> orders, String adminToken,
+                     BuyerTokens buyers) {
         this.inventories = inventories;
         this.orders = orders;
         this.adminToken = adminToken;
+        this.buyers = buyers;
     }
 
     /** Starts every process (in parallel: each takes 10-20 s on two cores) and waits until all are UP. */
@@ -131,6 +136,10 @@ public final class Services implements AutoCloseable {
                         + inventories.get(i).url());
             }
         }
+        BuyerTokens buyers = BuyerTokens.generate();
+        // one file per order-demo port: runs side by side (a demo and a test) each keep their own key
+        Map<String, String> buyerTokens = buyers.orderDemoEnvironment(stack.config().dataDir("buyer-tokens")
+                .resolve("order-demo-" + settings.orderPorts().get(0) + ".pub.pem"));
         List<ServiceProcess> orders = new ArrayList<>();
         for (int i = 0; i < settings.orderPorts().size(); i++) {
             int port = settings.orderPorts().get(i);
@@ -140,6 +149,7 @@ public final class Services implements AutoCloseable {
             orderEnv.put("ORDERS_DB_URL", stack.jdbcUrl("orders"));
             orderEnv.put("ORDERS_DB_USER", stack.dbUser("orders"));
             orderEnv.put("ORDERS_DB_PASSWORD", stack.dbPassword());
+            orderEnv.putAll(buyerTokens);
             if (settings.nacos().isPresent()) {
                 // Instances come from Nacos alone: the fallback list names a port nothing listens on, so an order
                 // that went through proves discovery worked.
@@ -149,7 +159,8 @@ public final class Services implements AutoCloseable {
             orders.add(new ServiceProcess(name, settings.orderJar(), port, orderArgs, orderEnv,
                     settings.logDir().resolve(name + ".log")));
         }
-        Services services = new Services(List.copyOf(inventories), List.copyOf(orders), settings.adminToken());
+        Services services = new Services(List.copyOf(inventories), List.copyOf(orders), settings.adminToken(),
+                buyers);
         try {
             inventories.forEach(ServiceProcess::launch);
             orders.forEach(ServiceProcess::launch);
@@ -186,6 +197,11 @@ public final class Services implements AutoCloseable {
 
     public String adminToken() {
         return adminToken;
+    }
+
+    /** The tokens every order-demo instance of these services trusts, and no others. */
+    public BuyerTokens buyers() {
+        return buyers;
     }
 
     /** Stops every process, order-demo first. */

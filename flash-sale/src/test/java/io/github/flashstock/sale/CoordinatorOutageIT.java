@@ -49,10 +49,10 @@ class CoordinatorOutageIT {
 
         // And once the coordinator has finished the transaction, the order and both stores agree on the outcome
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            String status = http.order(orderId).body().path("status").asText();
+            String status = http.readOrder("cora", orderId).body().path("status").asText();
             return status.equals("CONFIRMED") || status.equals("CANCELLED");
         });
-        String outcome = http.order(orderId).body().path("status").asText();
+        String outcome = http.readOrder("cora", orderId).body().path("status").asText();
         int expectedSold = outcome.equals("CONFIRMED") ? 2 : 0;
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             JsonNode stock = http.stock(sku);

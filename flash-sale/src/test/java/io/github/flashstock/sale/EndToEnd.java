@@ -56,8 +56,7 @@ final class EndToEnd {
     }
 
     static Http http() {
-        Services s = services();
-        return new Http(s.order().url(), s.inventory().url(), s.adminToken());
+        return Http.of(services());
     }
 
     private static int freePort() throws IOException {

@@ -14,7 +14,7 @@ class FlashSaleIT {
         SalePlan plan = SalePlan.demo("it-" + UUID.randomUUID().toString().substring(0, 6), 200, 2000);
 
         SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
-                System.out).run(plan);
+                services.buyers(), System.out).run(plan);
         report.print(System.out);
 
         assertThat(report.orders()).isEqualTo(2000);

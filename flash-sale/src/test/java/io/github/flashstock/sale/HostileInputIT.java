@@ -23,7 +23,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,8 @@ import net.jqwik.api.lifecycle.BeforeProperty;
 /**
  * Hostile input, generated, against both HTTP APIs of the running services: bodies that are not JSON or not of the
  * expected shape, numbers as strings and fractions, ids with braces, colons, slashes and control characters,
- * headers that are not Seata XIDs, or XIDs the coordinator never opened. Every request is bad by construction, so
+ * headers that are not Seata XIDs, or XIDs the coordinator never opened, buyer tokens that are missing, forged,
+ * expired, from another issuer or for no user id. Every request is bad by construction, so
  * every answer must be a 4xx {@code application/problem+json} with a problem type, never a 5xx, and nothing may
  * change: not in Redis (the keys and values of the SKU under attack, how many stock keys exist), not in MySQL (its
  * stock row and ledger, how many SKUs, repairs, orders and order lines exist).
@@ -290,7 +293,9 @@ class HostileInputIT {
     @Property(tries = 250)
     void ordersRefuseEveryHostileRequestWithAProblem(@ForAll("orderBodies") String body,
                                                      @ForAll("contentTypes") String contentType) {
+        // a good buyer token: the body alone is what is wrong
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
+                .header("Authorization", services.buyers().bearer("fuzz-buyer"))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (!contentType.isEmpty()) {
             request.header("Content-Type", contentType);
@@ -299,13 +304,31 @@ class HostileInputIT {
         assertProblem(send(request), body + " / " + contentType);
     }
 
+    /** A good order in every respect but its buyer token: nothing may be placed. */
+    @Property(tries = 120)
+    void ordersRefuseEveryHostileBuyerTokenWithAProblem(@ForAll("authorizations") String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + quote(SKU)
+                        + ",\"quantity\":1}]}"));
+        if (!authorization.isEmpty()) {
+            request.header("Authorization", authorization);
+        }
+
+        HttpResponse<String> answer = send(request);
+
+        assertProblem(answer, "Authorization " + authorization);
+        assertThat(answer.statusCode()).as("Authorization %s", authorization).isIn(400, 401);
+    }
+
     /** A form body Tomcat cannot decode (a stray '%'), which random bodies find only now and then. */
     @Example
     void aFormBodyThatCannotBeDecodedIsAProblemOnBothServices() {
-        String body = "{\"userId\":\"a\",\"items\":[{\"skuId\":\"%\",\"quantity\":1}]}";
+        String body = "{\"reservationId\":\"r\",\"userId\":\"a\",\"items\":[{\"skuId\":\"%\",\"quantity\":1}]}";
         for (String url : List.of(services.inventory().url() + "/reservations", services.order().url() + "/orders")) {
             assertProblem(send(HttpRequest.newBuilder(URI.create(url))
                     .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Authorization", services.buyers().bearer("fuzz-buyer"))
                     .POST(HttpRequest.BodyPublishers.ofString(body))), url + ": " + body);
         }
     }
@@ -315,9 +338,10 @@ class HostileInputIT {
         // a good order in every other respect: only the key is wrong, so nothing may be placed
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
                 .header("Content-Type", "application/json")
+                .header("Authorization", services.buyers().bearer("fuzz-key"))
                 .header("Idempotency-Key", key)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"fuzz-key\",\"items\":[{\"skuId\":"
-                        + quote(SKU) + ",\"quantity\":1}]}"));
+                .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + quote(SKU)
+                        + ",\"quantity\":1}]}"));
 
         assertProblem(send(request), "Idempotency-Key " + key);
     }
@@ -374,20 +398,49 @@ class HostileInputIT {
         return Arbitraries.oneOf(wellFormed, notJson(), tooManyLines());
     }
 
-    /** Bodies of POST /orders that are bad in at least one place (a valid order would change the books). */
+    /**
+     * Bodies of POST /orders that are bad in at least one place (a valid order would change the books): a user named
+     * in the body (the buyer comes from the token alone), a bad line, no lines, not JSON.
+     */
     @Provide
     Arbitrary<String> orderBodies() {
-        Arbitrary<String> badUser = Combinators.combine(hostileIds(), goodIds())
-                .as((user, sku) -> "{\"userId\":" + quote(user) + ",\"items\":[{\"skuId\":" + quote(sku)
-                        + ",\"quantity\":1}]}");
-        Arbitrary<String> badItem = Combinators.combine(goodIds(), Arbitraries.oneOf(
+        Arbitrary<String> namesAUser = Arbitraries.oneOf(goodIds(), hostileIds())
+                .map(user -> "{\"userId\":" + quote(user) + ",\"items\":[{\"skuId\":\"" + SKU
+                        + "\",\"quantity\":1}]}");
+        Arbitrary<String> badItem = Arbitraries.oneOf(
                         Combinators.combine(Arbitraries.oneOf(goodIds(), hostileIds()), hostileQuantities())
                                 .as((sku, q) -> "{\"skuId\":" + quote(sku) + ",\"quantity\":" + q + "}"),
-                        hostileIds().map(sku -> "{\"skuId\":" + quote(sku) + ",\"quantity\":1}")))
-                .as((user, item) -> "{\"userId\":" + quote(user) + ",\"items\":[{\"skuId\":\"" + SKU
-                        + "\",\"quantity\":1}," + item + "]}");
-        Arbitrary<String> noItems = goodIds().map(user -> "{\"userId\":" + quote(user) + ",\"items\":[]}");
-        return Arbitraries.oneOf(badUser, badItem, noItems, notJson());
+                        hostileIds().map(sku -> "{\"skuId\":" + quote(sku) + ",\"quantity\":1}"))
+                .map(item -> "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}," + item + "]}");
+        Arbitrary<String> noItems = Arbitraries.just("{\"items\":[]}");
+        return Arbitraries.oneOf(namesAUser, badItem, noItems, notJson());
+    }
+
+    /**
+     * {@code Authorization} headers that carry no good buyer token: none, other schemes, garbage, a token signed with
+     * another key, expired, from another issuer, unsigned ({@code alg: none}), or for a subject that is no user id.
+     */
+    @Provide
+    Arbitrary<String> authorizations() {
+        Services services = EndToEnd.services();
+        BuyerTokens buyers = services.buyers();
+        BuyerTokens forger = BuyerTokens.generate();
+        Instant now = Instant.now();
+        String unsigned = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "." + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(("{\"iss\":\"" + BuyerTokens.ISSUER + "\",\"sub\":\"fuzz\",\"exp\":"
+                        + now.plusSeconds(3600).getEpochSecond() + "}").getBytes(StandardCharsets.UTF_8)) + ".";
+        Arbitrary<String> fixed = Arbitraries.of("", "Bearer", "Bearer ", "Bearer x.y.z", "Basic ZnV6ejpmdXp6",
+                "Bearer " + unsigned, forger.bearer("fuzz"),
+                "Bearer " + buyers.token("fuzz", BuyerTokens.ISSUER, now.minusSeconds(7200), now.minusSeconds(3600)),
+                "Bearer " + buyers.token("fuzz", "urn:someone-else", now, now.plusSeconds(3600)),
+                "Bearer " + services.adminToken());
+        Arbitrary<String> noUserId = hostileIds().filter(id -> !id.isEmpty())
+                .map(id -> "Bearer " + buyers.token(id, BuyerTokens.ISSUER, now, now.plusSeconds(3600)));
+        Arbitrary<String> garbage = Arbitraries.strings().ofMinLength(1).ofMaxLength(60).map(s -> "Bearer " + s);
+        return Arbitraries.oneOf(fixed, noUserId, garbage)
+                // what an HTTP client can send at all: visible ASCII and spaces (Java's client refuses the rest)
+                .filter(x -> x.chars().allMatch(c -> c >= 0x20 && c < 0x7f));
     }
 
     private static Arbitrary<String> notJson() {

@@ -10,7 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The calls the end-to-end tests make: orders on order-demo, stock and admin on inventory-service. */
+/**
+ * The calls the end-to-end tests make: orders on order-demo (each as its buyer, with the buyer's token), stock and
+ * admin on inventory-service.
+ */
 final class Http {
 
     record Reply(int status, JsonNode body) {
@@ -19,16 +22,27 @@ final class Http {
         }
     }
 
+    /** One buyer's order: who places it (the token's subject) and the body (what is bought). */
+    record Order(String buyer, String body) {
+    }
+
     private final String orderUrl;
     private final String inventoryUrl;
     private final String adminToken;
+    private final BuyerTokens buyers;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    Http(String orderUrl, String inventoryUrl, String adminToken) {
+    Http(String orderUrl, String inventoryUrl, String adminToken, BuyerTokens buyers) {
         this.orderUrl = orderUrl;
         this.inventoryUrl = inventoryUrl;
         this.adminToken = adminToken;
+        this.buyers = buyers;
+    }
+
+    /** The first instance of each service. */
+    static Http of(Services services) {
+        return new Http(services.order().url(), services.inventory().url(), services.adminToken(), services.buyers());
     }
 
     Reply createSku(String skuId, int units, int perUserLimit) {
@@ -38,27 +52,43 @@ final class Http {
                         + ",\"segments\":1}")));
     }
 
-    Reply placeOrder(String body) {
-        return placeOrder(body, null);
+    Reply placeOrder(Order order) {
+        return placeOrder(order, null);
     }
 
-    Reply placeOrder(String body, String fault) {
+    Reply placeOrder(Order order, String fault) {
+        return placeOrderWith(buyers.bearer(order.buyer()), order.body(), fault);
+    }
+
+    /** {@code POST /orders} of any body, as the buyer. */
+    Reply placeOrder(String buyer, String body) {
+        return placeOrderWith(buyers.bearer(buyer), body, null);
+    }
+
+    /** {@code POST /orders} with this {@code Authorization} header, or none when null. */
+    Reply placeOrderWith(String authorization, String body, String fault) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderUrl + "/orders"))
                 .timeout(Duration.ofSeconds(90))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         if (fault != null) {
             request.header("X-Flashstock-Fault", fault);
         }
         return send(request);
     }
 
-    static String order(String userId, String skuId, int quantity) {
-        return "{\"userId\":\"" + userId + "\",\"items\":[{\"skuId\":\"" + skuId + "\",\"quantity\":" + quantity + "}]}";
+    /** One line of {@code quantity} units of the SKU, for the buyer. */
+    static Order order(String buyer, String skuId, int quantity) {
+        return new Order(buyer, "{\"items\":[{\"skuId\":\"" + skuId + "\",\"quantity\":" + quantity + "}]}");
     }
 
-    Reply order(String orderId) {
-        return send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders/" + orderId)).GET());
+    /** {@code GET /orders/{id}} as the buyer. */
+    Reply readOrder(String buyer, String orderId) {
+        return send(HttpRequest.newBuilder(URI.create(orderUrl + "/orders/" + orderId))
+                .header("Authorization", buyers.bearer(buyer)).GET());
     }
 
     /** {@code GET /skus/{id}/stock}: the Redis view under {@code redis}, the MySQL view under {@code mysql}. */

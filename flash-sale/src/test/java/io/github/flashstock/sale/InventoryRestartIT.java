@@ -44,7 +44,7 @@ class InventoryRestartIT {
                 + stock.path("mysql").path("reserve").path("available").asInt()).isEqualTo(7);
         assertThat(stock.path("mysql").path("available").asInt()).isEqualTo(7);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-                http.order(placed.body().path("orderId").asText()).body().path("status").asText())
+                http.readOrder("henry", placed.body().path("orderId").asText()).body().path("status").asText())
                 .isEqualTo("CONFIRMED"));
     }
 }

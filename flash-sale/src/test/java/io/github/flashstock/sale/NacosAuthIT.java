@@ -96,7 +96,7 @@ class NacosAuthIT {
                 .replace("max-units-per-order: 10", "max-units-per-order: 5"))).isTrue();
 
         try (Services services = NacosFixture.start(SharedStack.endpoints(), admin.connection(), 1, "nacos-auth-it")) {
-            Http http = new Http(services.order().url(), services.inventory().url(), services.adminToken());
+            Http http = Http.of(services);
             String sku = "nacos-auth-" + UUID.randomUUID().toString().substring(0, 8);
             http.createSku(sku, 50, 50);
 

@@ -47,7 +47,7 @@ class NacosModeIT {
         imported = nacos.importFolder(NacosFixture.ROOT);
         assertThat(imported.exitCode()).as(imported.output()).isZero();
         services = NacosFixture.start(stack, nacos.connection(), 2, "nacos-it");
-        http = new Http(services.order().url(), services.inventory().url(), services.adminToken());
+        http = Http.of(services);
     }
 
     @AfterAll
@@ -131,7 +131,7 @@ class NacosModeIT {
         SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 300, 2, 1)), 500, 400, 16, 0, 7);
 
         SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
-                System.out).during(new FlashSale.MidSale(100, "segments of " + sku + " 1 -> 4 in Nacos", () -> {
+                services.buyers(), System.out).during(new FlashSale.MidSale(100, "segments of " + sku + " 1 -> 4 in Nacos", () -> {
                     long published = System.nanoTime();
                     if (!nacos.publish("inventory-service.yaml", NacosAdmin.withSegmentCount(original, sku, 4))) {
                         throw new IllegalStateException("Nacos refused the change");
@@ -188,7 +188,7 @@ class NacosModeIT {
         SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 200, 2, 1)), 600, 480, 16, 0, 11);
 
         SaleReport report = new FlashSale(services.order().url(), services.inventory().url(), services.adminToken(),
-                System.out).during(new FlashSale.MidSale(150, "kill -9 " + victim.name(), () -> {
+                services.buyers(), System.out).during(new FlashSale.MidSale(150, "kill -9 " + victim.name(), () -> {
                     long pid = victim.pid();
                     victim.kill();
                     return "PID " + pid + " killed";
@@ -212,7 +212,7 @@ class NacosModeIT {
 
         SharedStack.during(Component.NACOS, () -> {
             SaleReport report = new FlashSale(services.order().url(), services.inventory().url(),
-                    services.adminToken(), System.out).run(plan);
+                    services.adminToken(), services.buyers(), System.out).run(plan);
             report.print(System.out);
             assertThat(report.errors()).as("no order failed because Nacos was away").isZero();
             assertThat(report.oversold()).isZero();

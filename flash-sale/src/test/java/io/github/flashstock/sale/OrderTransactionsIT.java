@@ -4,7 +4,10 @@ import static io.github.flashstock.sale.Http.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +29,13 @@ class OrderTransactionsIT {
 
         assertThat(placed.status()).isEqualTo(201);
         assertThat(placed.body().path("status").asText()).isEqualTo("CONFIRMED");
-        assertThat(placed.body().path("xid").asText()).isNotBlank();
-        assertThat(http.order(placed.body().path("orderId").asText()).body().path("status").asText())
-                .isEqualTo("CONFIRMED");
+        String orderId = placed.body().path("orderId").asText();
+        assertThat(placed.body().has("xid")).as("the XID is not the buyer's business").isFalse();
+        assertThat(OrdersTable.xid(orderId)).as("but the orders table keeps it").isPresent();
+        Http.Reply read = http.readOrder("alice", orderId);
+        assertThat(read.body().path("status").asText()).isEqualTo("CONFIRMED");
+        assertThat(read.body().path("userId").asText()).isEqualTo("alice");
+        assertThat(read.body().has("xid")).isFalse();
         assertStock(sku, 2, 8);
     }
 
@@ -44,7 +51,7 @@ class OrderTransactionsIT {
         assertThat(refused.body().path("skuId").asText()).isEqualTo(sku);
         assertThat(refused.body().path("requested").asInt()).isEqualTo(2);
         assertThat(refused.body().path("available").asInt()).isEqualTo(1);
-        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+        assertThat(http.readOrder("bob", refused.body().path("orderId").asText()).body().path("status").asText())
                 .isEqualTo("CANCELLED");
         assertStock(sku, 0, 1);
     }
@@ -61,7 +68,7 @@ class OrderTransactionsIT {
         assertThat(refused.type()).isEqualTo("urn:flashstock:problem:purchase-limit-exceeded");
         assertThat(refused.body().path("limit").asInt()).isEqualTo(1);
         assertThat(refused.body().path("alreadyBought").asInt()).isEqualTo(1);
-        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+        assertThat(http.readOrder("carol", refused.body().path("orderId").asText()).body().path("status").asText())
                 .isEqualTo("CANCELLED");
         assertStock(sku, 1, 9);
     }
@@ -72,7 +79,7 @@ class OrderTransactionsIT {
 
         assertThat(refused.status()).isEqualTo(404);
         assertThat(refused.type()).isEqualTo("urn:flashstock:problem:unknown-sku");
-        assertThat(http.order(refused.body().path("orderId").asText()).body().path("status").asText())
+        assertThat(http.readOrder("dave", refused.body().path("orderId").asText()).body().path("status").asText())
                 .isEqualTo("CANCELLED");
     }
 
@@ -85,7 +92,7 @@ class OrderTransactionsIT {
 
         assertThat(failed.status()).isEqualTo(500);
         assertThat(failed.type()).isEqualTo("urn:flashstock:problem:injected-failure");
-        assertThat(http.order(failed.body().path("orderId").asText()).body().path("status").asText())
+        assertThat(http.readOrder("erin", failed.body().path("orderId").asText()).body().path("status").asText())
                 .isEqualTo("CANCELLED");
         assertStock(sku, 0, 5);
     }
@@ -109,22 +116,22 @@ class OrderTransactionsIT {
         String sku = sku();
         http.createSku(sku, 10, 5);
         List<String> invalid = List.of(
-                "{\"userId\":\"gina\",\"items\":[]}",
-                "{\"userId\":\"\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]}",
-                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":0}]}",
-                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":-2}]}");
+                "{\"items\":[]}",
+                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]}",
+                "{\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":0}]}",
+                "{\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":-2}]}");
         List<String> malformed = List.of(
-                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":99999999999}]}",
-                "{\"userId\":\"gina\",\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]",
+                "{\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":99999999999}]}",
+                "{\"items\":[{\"skuId\":\"" + sku + "\",\"quantity\":1}]",
                 "not json");
 
         for (String body : invalid) {
-            Http.Reply reply = http.placeOrder(body);
+            Http.Reply reply = http.placeOrder("gina", body);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.type()).as(body).isEqualTo("urn:flashstock:problem:invalid-request");
         }
         for (String body : malformed) {
-            Http.Reply reply = http.placeOrder(body);
+            Http.Reply reply = http.placeOrder("gina", body);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.type()).as(body).isEqualTo("urn:flashstock:problem:malformed-request");
         }
@@ -132,6 +139,39 @@ class OrderTransactionsIT {
         assertThat(unknownFault.status()).isEqualTo(400);
 
         assertStock(sku, 0, 10);
+    }
+
+    @Test
+    void onlyAGoodBuyerTokenPlacesAnOrderAndOnlyItsBuyerReadsIt() {
+        String sku = sku();
+        http.createSku(sku, 10, 5);
+        String body = order("hal", sku, 1).body();
+        BuyerTokens someoneElses = BuyerTokens.generate();
+        Instant now = Instant.now();
+        Map<String, String> refused = Map.of(
+                "forged", someoneElses.bearer("hal"),
+                "expired", "Bearer " + EndToEnd.services().buyers().token("hal", BuyerTokens.ISSUER,
+                        now.minus(Duration.ofHours(2)), now.minus(Duration.ofHours(1))),
+                "another issuer", "Bearer " + EndToEnd.services().buyers().token("hal", "urn:someone-else",
+                        now, now.plus(Duration.ofHours(1))),
+                "not a JWT", "Bearer not-a-jwt");
+
+        Http.Reply none = http.placeOrderWith(null, body, null);
+        assertThat(none.status()).isEqualTo(401);
+        assertThat(none.type()).isEqualTo("urn:flashstock:problem:buyer-token-required");
+        refused.forEach((what, token) -> {
+            Http.Reply reply = http.placeOrderWith(token, body, null);
+            assertThat(reply.status()).as(what).isEqualTo(401);
+            assertThat(reply.type()).as(what).isEqualTo("urn:flashstock:problem:buyer-token-refused");
+        });
+        assertStock(sku, 0, 10);
+
+        Http.Reply placed = http.placeOrder(order("hal", sku, 1));
+        assertThat(placed.status()).isEqualTo(201);
+        Http.Reply peeked = http.readOrder("ida", placed.body().path("orderId").asText());
+        assertThat(peeked.status()).isEqualTo(403);
+        assertThat(peeked.type()).isEqualTo("urn:flashstock:problem:order-of-another-buyer");
+        assertThat(http.readOrder("hal", placed.body().path("orderId").asText()).status()).isEqualTo(200);
     }
 
     /** Sold units and remaining units, as Redis and MySQL each see them, with nothing left reserved. */

@@ -51,7 +51,7 @@ class SeataThroughNacosIT {
         assertThat(nacos.createNamespace()).isTrue();
         assertThat(nacos.importFolder(NacosFixture.ROOT).exitCode()).isZero();
         services = NacosFixture.start(endpoints, nacos.connection(), 1, "seata-nacos-it");
-        http = new Http(services.order().url(), services.inventory().url(), services.adminToken());
+        http = Http.of(services);
     }
 
     @AfterAll
@@ -79,9 +79,9 @@ class SeataThroughNacosIT {
         assertThat(committed.status()).isEqualTo(201);
         assertThat(rolledBack.status()).isEqualTo(409);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(http.order(committed.body().path("orderId").asText()).body().path("status").asText())
+            assertThat(http.readOrder("tia", committed.body().path("orderId").asText()).body().path("status").asText())
                     .isEqualTo("CONFIRMED");
-            assertThat(http.order(rolledBack.body().path("orderId").asText()).body().path("status").asText())
+            assertThat(http.readOrder("uma", rolledBack.body().path("orderId").asText()).body().path("status").asText())
                     .isEqualTo("CANCELLED");
             assertThat(http.stock(sku).path("mysql").path("sold").asInt()).isEqualTo(3);
             assertThat(http.stock(sku).path("redis").path("reserved").asInt()).isZero();

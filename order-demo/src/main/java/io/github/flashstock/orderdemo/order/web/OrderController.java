@@ -1,16 +1,23 @@
 package io.github.flashstock.orderdemo.order.web;
 
+import io.github.flashstock.orderdemo.buyers.Buyer;
 import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
 import io.github.flashstock.orderdemo.inventory.InventoryRefused;
 import io.github.flashstock.orderdemo.inventory.InventoryUnavailable;
 import io.github.flashstock.orderdemo.order.Order;
+import io.github.flashstock.orderdemo.order.OrderItem;
 import io.github.flashstock.orderdemo.order.OrderStatus;
 import io.github.flashstock.orderdemo.order.PlacingOrders;
 import io.github.flashstock.orderdemo.order.ReadingOrders;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.ResponseEntity;
@@ -21,7 +28,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
+/** Orders over HTTP, each request on behalf of the {@link Buyer} its token names. */
 @RestController
+@SecurityScheme(name = "buyer", type = SecuritySchemeType.HTTP, scheme = "bearer", bearerFormat = "JWT")
+@SecurityRequirement(name = "buyer")
 class OrderController {
 
     private final PlacingOrders placing;
@@ -36,17 +46,32 @@ class OrderController {
         this.meters = meters;
     }
 
-    record PlacedOrder(String orderId, String xid, OrderStatus status) {
+    /**
+     * What a buyer is told of an order placed. The XID of its global transaction is not among it: it names the
+     * coordinator's session, which is the operators' business (it stays in the orders table).
+     */
+    record PlacedOrder(String orderId, OrderStatus status) {
+    }
+
+    /** An order as its buyer sees it: everything stored but the XID. */
+    record OrderDetails(String orderId, String userId, OrderStatus status, List<OrderItem> items, Instant createdAt,
+                        Instant updatedAt) {
+
+        static OrderDetails of(Order order) {
+            return new OrderDetails(order.orderId(), order.userId(), order.status(), order.items(), order.createdAt(),
+                    order.updatedAt());
+        }
     }
 
     /**
-     * Places the order in a new global transaction; 201 once it committed. A refusal by the inventory service comes
-     * back as the same problem (with {@code orderId} added), after the transaction rolled back. When the call fails
-     * in a way that leaves the outcome open (the coordinator unreachable while committing, a commit that timed out),
-     * the answer never guesses: see {@link #afterFailure}.
+     * Places the order in a new global transaction for the buyer of the request's token (whose user id the purchase
+     * limits count under); 201 once it committed. A refusal by the inventory service comes back as the same problem
+     * (with {@code orderId} added), after the transaction rolled back. When the call fails in a way that leaves the
+     * outcome open (the coordinator unreachable while committing, a commit that timed out), the answer never guesses:
+     * see {@link #afterFailure}.
      */
     @PostMapping("/orders")
-    ResponseEntity<PlacedOrder> place(@Valid @RequestBody OrderRequest request,
+    ResponseEntity<PlacedOrder> place(@Valid @RequestBody OrderRequest request, Buyer buyer,
                                       @RequestHeader(name = Fault.HEADER, required = false) String faultHeader,
                                       @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String key) {
         Fault fault = faults.requested(faultHeader);
@@ -64,19 +89,18 @@ class OrderController {
                 throw new OrderFailed(orderId, unreadable);
             }
             if (earlier.isPresent()) {
-                return again(earlier.get(), request);
+                return again(earlier.get(), buyer, request);
             }
         }
-        String xid;
         try {
-            placing.refuseIfSoldOut(orderId, request.userId(), request.items());
-            xid = placing.place(orderId, request.userId(), request.items(), fault);
+            placing.refuseIfSoldOut(orderId, buyer.userId(), request.items());
+            placing.place(orderId, buyer.userId(), request.items(), fault);
         } catch (RuntimeException e) {
             return afterFailure(orderId, e);
         }
         meters.counter("orders.placed", "outcome", "committed").increment();
         return ResponseEntity.created(URI.create("/orders/" + orderId))
-                .body(new PlacedOrder(orderId, xid, reading.status(orderId)));
+                .body(new PlacedOrder(orderId, reading.status(orderId)));
     }
 
     /**
@@ -84,17 +108,17 @@ class OrderController {
      * placed under its key, as it stands now; never a second order. CANCELLED means that earlier placement did not
      * happen: 409 {@code order-cancelled}, and a new key places the order anew.
      */
-    private ResponseEntity<PlacedOrder> again(Order earlier, OrderRequest request) {
-        if (!earlier.userId().equals(request.userId())
+    private ResponseEntity<PlacedOrder> again(Order earlier, Buyer buyer, OrderRequest request) {
+        if (!earlier.userId().equals(buyer.userId())
                 || !earlier.items().equals(PlacingOrders.merge(request.items()))) {
             throw new KeyReused(earlier.orderId());
         }
         meters.counter("orders.placed", "outcome", "repeated").increment();
         return switch (earlier.status()) {
             case CONFIRMED -> ResponseEntity.created(URI.create("/orders/" + earlier.orderId()))
-                    .body(new PlacedOrder(earlier.orderId(), earlier.xid(), earlier.status()));
+                    .body(new PlacedOrder(earlier.orderId(), earlier.status()));
             case PENDING -> ResponseEntity.accepted().location(URI.create("/orders/" + earlier.orderId()))
-                    .body(new PlacedOrder(earlier.orderId(), earlier.xid(), earlier.status()));
+                    .body(new PlacedOrder(earlier.orderId(), earlier.status()));
             case CANCELLED -> throw new EarlierCancelled(earlier.orderId());
         };
     }
@@ -125,12 +149,12 @@ class OrderController {
         if (status == OrderStatus.CONFIRMED) {
             meters.counter("orders.placed", "outcome", "committed").increment();
             return ResponseEntity.created(URI.create("/orders/" + orderId))
-                    .body(new PlacedOrder(orderId, now.get().xid(), status));
+                    .body(new PlacedOrder(orderId, status));
         }
         if (status == OrderStatus.PENDING && !decided(failure)) {
             meters.counter("orders.placed", "outcome", "unknown").increment();
             return ResponseEntity.accepted().location(URI.create("/orders/" + orderId))
-                    .body(new PlacedOrder(orderId, now.get().xid(), status));
+                    .body(new PlacedOrder(orderId, status));
         }
         meters.counter("orders.placed", "outcome", "rolled-back").increment();
         throw new OrderFailed(orderId, failure);
@@ -142,9 +166,14 @@ class OrderController {
                 || failure instanceof Faults.InjectedFailure;
     }
 
+    /** The order, to its buyer only: another buyer is refused (403) and learns nothing but that it exists. */
     @GetMapping("/orders/{orderId}")
-    Order order(@PathVariable String orderId) {
-        return reading.find(orderId);
+    OrderDetails order(@PathVariable String orderId, Buyer buyer) {
+        Order order = reading.find(orderId);
+        if (!order.userId().equals(buyer.userId())) {
+            throw new OrderOfAnotherBuyer(orderId);
+        }
+        return OrderDetails.of(order);
     }
 
     /** Header naming a placement, so that a retry of it returns that order instead of placing another. */
@@ -157,6 +186,16 @@ class OrderController {
         InvalidIdempotencyKey() {
             super("Idempotency-Key must be 8 to 64 letters, digits, '-' or '_', starting with a letter or digit",
                     null, false, false);
+        }
+    }
+
+    /** The order asked for was placed by another buyer. */
+    static final class OrderOfAnotherBuyer extends RuntimeException {
+        final String orderId;
+
+        OrderOfAnotherBuyer(String orderId) {
+            super("order " + orderId + " is another buyer's", null, false, false);
+            this.orderId = orderId;
         }
     }
 

@@ -9,6 +9,7 @@ import io.github.flashstock.orderdemo.order.UnknownOrder;
 import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
 import java.net.URI;
+import java.util.List;
 import org.apache.seata.common.exception.FrameworkException;
 import org.apache.seata.core.exception.TransactionException;
 import org.springframework.dao.DataAccessException;
@@ -16,6 +17,8 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -24,6 +27,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /** Every failure becomes a {@code ProblemDetail} with a stable type; bad input as in {@link BadInputAdvice}. */
 @RestControllerAdvice
@@ -156,6 +161,31 @@ class ProblemAdvice extends BadInputAdvice {
         ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "order-limit-exceeded", "Order limit exceeded", e.getMessage());
         p.setProperty("limit", e.limit());
         p.setProperty("requested", e.requested());
+        return p;
+    }
+
+    /**
+     * A body with a field no request has: 400 {@code invalid-request} naming it. {@code userId} is the one old callers
+     * send: the buyer now comes from the token, and a body that still names one is refused rather than ignored.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+                                                                  HttpHeaders headers, HttpStatusCode status,
+                                                                  WebRequest request) {
+        UnrecognizedPropertyException unknown = causeOf(e, UnrecognizedPropertyException.class);
+        if (unknown == null) {
+            return super.handleHttpMessageNotReadable(e, headers, status, request);
+        }
+        String field = unknown.getPropertyName();
+        return invalidRequest(List.of(field + ": unknown field" + ("userId".equals(field)
+                ? " (the buyer is the subject of the bearer token, never part of the body)" : "")));
+    }
+
+    @ExceptionHandler
+    ProblemDetail anotherBuyers(OrderController.OrderOfAnotherBuyer e) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.FORBIDDEN, "order-of-another-buyer", "Order of another buyer",
+                "only the buyer who placed an order may read it");
+        p.setProperty("orderId", e.orderId);
         return p;
     }
 

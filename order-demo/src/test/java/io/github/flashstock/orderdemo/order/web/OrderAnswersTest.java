@@ -8,6 +8,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.github.flashstock.orderdemo.buyers.BuyerSecurity;
+import io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures;
 import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
 import io.github.flashstock.orderdemo.inventory.InventoryRefused;
@@ -29,11 +31,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
@@ -43,9 +48,17 @@ import org.springframework.test.web.servlet.ResultActions;
  * "rolled back" for an order that may still commit, never an error for one that committed.
  */
 @WebMvcTest(OrderController.class)
+@Import(BuyerSecurity.class)
 class OrderAnswersTest {
 
-    private static final String BODY = "{\"userId\":\"u1\",\"items\":[{\"skuId\":\"hot-1\",\"quantity\":1}]}";
+    private static final String BODY = "{\"items\":[{\"skuId\":\"hot-1\",\"quantity\":1}]}";
+    /** The buyer of every order here. */
+    private static final String BUYER = BuyerTokenFixtures.bearer("u1");
+
+    @DynamicPropertySource
+    static void buyerTokens(DynamicPropertyRegistry registry) {
+        BuyerTokenFixtures.configure(registry);
+    }
 
     @TestConfiguration
     static class Meters {
@@ -71,7 +84,8 @@ class OrderAnswersTest {
 
     private ResultActions placeWhenPlacingFailsWith(RuntimeException failure) throws Exception {
         given(placing.place(anyString(), anyString(), any(), any())).willThrow(failure);
-        return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY));
+        return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY)
+                .header("Authorization", BUYER));
     }
 
     private void orderNowIs(OrderStatus status) {
@@ -181,7 +195,7 @@ class OrderAnswersTest {
 
     private ResultActions placeWithKey(String key) throws Exception {
         return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY)
-                .header("Idempotency-Key", key));
+                .header("Authorization", BUYER).header("Idempotency-Key", key));
     }
 
     @Test
@@ -276,7 +290,8 @@ class OrderAnswersTest {
     void theOrderPageWithTheDatabaseAwayIsATryAgain() throws Exception {
         given(reading.find("o-1")).willThrow(new org.springframework.jdbc.CannotGetJdbcConnectionException("down"));
 
-        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/orders/o-1"))
+        mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/orders/o-1")
+                        .header("Authorization", BUYER))
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"));

@@ -1,0 +1,46 @@
+package io.github.flashstock.orderdemo.buyers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet.OAuth2ResourceServerAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.security.web.SecurityFilterChain;
+
+/** The service starts only with both a key to verify buyer tokens and the issuer they must name. */
+class BuyerSecurityTest {
+
+    private final WebApplicationContextRunner service = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, SecurityAutoConfiguration.class,
+                    ServletWebSecurityAutoConfiguration.class, OAuth2ResourceServerAutoConfiguration.class))
+            .withUserConfiguration(BuyerSecurity.class);
+
+    @Test
+    void refusesToStartWithoutAnIssuer() {
+        service.withPropertyValues("spring.security.oauth2.resourceserver.jwt.public-key-location="
+                        + BuyerTokenFixtures.publicKeyLocation())
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("Refusing to start: no issuer for buyer tokens")
+                        .hasMessageContaining("ORDERS_BUYERS_ISSUER"));
+    }
+
+    @Test
+    void refusesToStartWithoutAKey() {
+        service.withPropertyValues("orders.buyers.issuer=" + BuyerTokenFixtures.ISSUER)
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("Refusing to start: no key to verify buyer tokens with")
+                        .hasMessageContaining("public-key-location").hasMessageContaining("jwk-set-uri"));
+    }
+
+    @Test
+    void startsWithAKeyAndAnIssuer() {
+        service.withPropertyValues("orders.buyers.issuer=" + BuyerTokenFixtures.ISSUER,
+                        "spring.security.oauth2.resourceserver.jwt.public-key-location="
+                                + BuyerTokenFixtures.publicKeyLocation())
+                .run(context -> assertThat(context).hasNotFailed().getBeans(SecurityFilterChain.class).hasSize(2));
+    }
+}
