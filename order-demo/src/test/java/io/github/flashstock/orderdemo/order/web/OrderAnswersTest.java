@@ -34,6 +34,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
@@ -43,6 +44,8 @@ import org.springframework.test.web.servlet.ResultActions;
  * "rolled back" for an order that may still commit, never an error for one that committed.
  */
 @WebMvcTest(OrderController.class)
+// the packaged defaults are the devstack's, which the service accepts in this profile only (DevstackCredentials)
+@ActiveProfiles("devstack")
 class OrderAnswersTest {
 
     private static final String BODY = "{\"userId\":\"u1\",\"items\":[{\"skuId\":\"hot-1\",\"quantity\":1}]}";
