@@ -10,15 +10,16 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Refuses {@code /admin/**} to anyone but the admin: a request that {@link AdminGuard} did not find
- * {@code Authorization: Bearer <inventory.admin-token>} on is answered 401 (problem {@code admin-token-required}).
+ * Refuses {@code /admin/**} and the stock view ({@code GET /skus/{id}/stock}, see {@link StockController}) to anyone
+ * but the admin: a request that {@link AdminGuard} did not find {@code Authorization: Bearer <inventory.admin-token>}
+ * on is answered 401 (problem {@code admin-token-required}).
  */
 @Configuration
 class AdminTokenInterceptor implements HandlerInterceptor, WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(this).addPathPatterns("/admin/**");
+        registry.addInterceptor(this).addPathPatterns("/admin/**", "/skus/*/stock");
     }
 
     @Override
