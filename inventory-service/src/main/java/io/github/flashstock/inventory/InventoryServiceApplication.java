@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory;
 
 import io.github.flashstock.support.web.AdminAccess;
-import io.github.flashstock.support.web.AdminToken;
+import io.github.flashstock.support.web.AdminTokens;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -20,10 +20,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @Import(AdminAccess.class)
 public class InventoryServiceApplication {
 
-    /** Guards {@code /admin/**} and the state-changing management endpoints (see {@link AdminToken}). */
+    /** Guard {@code /admin/**} and the state-changing management endpoints, and name who acted (see {@link AdminTokens}). */
     @Bean
-    AdminToken adminToken(InventorySettings settings) {
-        return AdminToken.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN");
+    AdminTokens adminTokens(InventorySettings settings) {
+        return AdminTokens.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN", settings.adminTokens(),
+                "inventory.admin-tokens");
     }
 
     /** The service's clock (event times, the reconciler's ages); tests move a clock of their own. */

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * Tells each service's admin from anyone else with its {@link AdminToken} bean (the service defines that bean from its
+ * Tells each service's admins from anyone else with its {@link AdminTokens} bean (the service defines that bean from its
  * own settings; {@link AdminGuard} says what only the admin may do), and makes Tomcat's own error answers problem
  * documents too ({@link ProblemErrorReportValve}). Imported by both services.
  */
@@ -33,12 +33,12 @@ public class AdminAccess {
      *                    token
      */
     @Bean
-    FilterRegistrationBean<AdminGuard> adminGuard(AdminToken token,
+    FilterRegistrationBean<AdminGuard> adminGuard(AdminTokens tokens,
             @Value("${management.endpoints.web.base-path:/actuator}") String basePath,
             @Value("${springdoc.api-docs.path:/v3/api-docs}") String apiDocsPath,
             @Value("${flashstock.api-docs.open:false}") boolean apiDocsOpen) {
         FilterRegistrationBean<AdminGuard> registration = new FilterRegistrationBean<>(
-                new AdminGuard(token, basePath, apiDocsOpen ? List.of() : List.of(apiDocsPath)));
+                new AdminGuard(tokens, basePath, apiDocsOpen ? List.of() : List.of(apiDocsPath)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         registration.addUrlPatterns("/*");
         return registration;

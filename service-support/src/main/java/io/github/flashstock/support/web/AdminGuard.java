@@ -9,16 +9,18 @@ import java.io.IOException;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Tells an admin from anyone else, on every request of a service.
  * <ul>
- *   <li>A request whose {@code Authorization} header carries the {@link AdminToken} goes on as the admin: its
- *   {@code getUserPrincipal()} is named {@value #ADMIN} and {@code isUserInRole(}{@value #ROLE}{@code )} holds. What
- *   only an admin may see reads it there: the health endpoint's details ({@code show-details: when-authorized},
- *   {@code roles: ADMIN}), the inventory's {@code /admin/**}.</li>
+ *   <li>A request whose {@code Authorization} header carries one of the {@link AdminTokens} goes on as the admin that
+ *   token identifies: its {@code getUserPrincipal()} is named after the admin ({@value AdminTokens#ADMIN}, or a named
+ *   token's name) and {@code isUserInRole(}{@value #ROLE}{@code )} holds. What only an admin may see or do reads it
+ *   there: the health endpoint's details ({@code show-details: when-authorized}, {@code roles: ADMIN}), the
+ *   inventory's {@code /admin/**}, the actor its repairs' audit records.</li>
  *   <li>Refused without it (401 problem {@code admin-token-required}): every request under the management base path
  *   that could change something (any method but GET, HEAD and OPTIONS: {@code POST /actuator/refresh}, logger
  *   levels, ...), and every request under the admin-only paths (the API description, outside profile devstack).</li>
@@ -29,12 +31,10 @@ public class AdminGuard extends OncePerRequestFilter {
 
     /** The role an admin's request is in. */
     public static final String ROLE = "ADMIN";
-    /** The name of the admin the token identifies. */
-    public static final String ADMIN = "admin";
 
     private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS");
 
-    private final AdminToken token;
+    private final AdminTokens tokens;
     private final String managementPath;
     private final List<String> adminOnlyPaths;
     /** The last segment of each guarded path: a request whose path contains none of them is never guarded. */
@@ -44,8 +44,8 @@ public class AdminGuard extends OncePerRequestFilter {
      * @param managementPath the management base path ({@code /actuator}): writes under it need the admin
      * @param adminOnlyPaths path prefixes under which every request needs the admin ({@code /v3/api-docs})
      */
-    public AdminGuard(AdminToken token, String managementPath, List<String> adminOnlyPaths) {
-        this.token = token;
+    public AdminGuard(AdminTokens tokens, String managementPath, List<String> adminOnlyPaths) {
+        this.tokens = tokens;
         this.managementPath = withoutTrailingSlash(managementPath);
         this.adminOnlyPaths = adminOnlyPaths.stream().filter(p -> !p.isBlank()).map(AdminGuard::withoutTrailingSlash)
                 .toList();
@@ -54,7 +54,7 @@ public class AdminGuard extends OncePerRequestFilter {
         this.guardedNames = List.copyOf(names);
     }
 
-    /** True when the request goes on as the admin (the filter found the admin token on it). */
+    /** True when the request goes on as an admin (the filter found an admin token on it). */
     public static boolean isAdmin(HttpServletRequest request) {
         return request.isUserInRole(ROLE);
     }
@@ -62,10 +62,11 @@ public class AdminGuard extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (token.accepts(request.getHeader("Authorization"))) {
-            chain.doFilter(new AdminRequest(request, new Admin(ADMIN)), response);
+        Optional<String> admin = tokens.caller(request.getHeader("Authorization"));
+        if (admin.isPresent()) {
+            chain.doFilter(new AdminRequest(request, new Admin(admin.get())), response);
         } else if (needsAdmin(request)) {
-            AdminToken.refuse(response);
+            AdminTokens.refuse(response);
         } else {
             chain.doFilter(request, response);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -13,8 +14,8 @@ class AdminGuardTest {
 
     private static final String ADMIN_HEADER = "Bearer management-secret-1";
 
-    private final AdminGuard guard = new AdminGuard(AdminToken.resolve("management-secret-1", "X_TOKEN"), "/actuator",
-            List.of("/v3/api-docs"));
+    private final AdminGuard guard = new AdminGuard(AdminTokens.resolve("management-secret-1", "X_TOKEN", Map.of(
+            "alice", "alices-long-token"), "x.admin-tokens"), "/actuator", List.of("/v3/api-docs"));
 
     /** What went on past the guard: the request the endpoint saw, or null when the guard answered itself. */
     private record Outcome(MockHttpServletResponse response, HttpServletRequest passed) {
@@ -85,7 +86,7 @@ class AdminGuardTest {
 
     @Test
     void leavesTheApiDescriptionOpenWhenNoPathIsAdminOnly() throws Exception {
-        AdminGuard open = new AdminGuard(AdminToken.resolve("management-secret-1", "X_TOKEN"), "/actuator/",
+        AdminGuard open = new AdminGuard(AdminTokens.resolve("management-secret-1", "X_TOKEN"), "/actuator/",
                 List.of());
         MockFilterChain chain = new MockFilterChain();
 
@@ -100,6 +101,14 @@ class AdminGuardTest {
 
         assertThat(passed.getUserPrincipal().getName()).isEqualTo("admin");
         assertThat(passed.isUserInRole("ADMIN")).isTrue();
+        assertThat(AdminGuard.isAdmin(passed)).isTrue();
+    }
+
+    @Test
+    void aRequestWithANamedTokenGoesOnAsThatAdmin() throws Exception {
+        HttpServletRequest passed = send("POST", "/admin/skus/x/rebuild", "Bearer alices-long-token").passed();
+
+        assertThat(passed.getUserPrincipal().getName()).isEqualTo("alice");
         assertThat(AdminGuard.isAdmin(passed)).isTrue();
     }
 

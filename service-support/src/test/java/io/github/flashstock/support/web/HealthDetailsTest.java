@@ -36,8 +36,8 @@ class HealthDetailsTest {
     @Import(AdminAccess.class)
     static class Service {
         @Bean
-        AdminToken adminToken() {
-            return AdminToken.resolve(TOKEN, "X_TOKEN");
+        AdminTokens adminToken() {
+            return AdminTokens.resolve(TOKEN, "X_TOKEN");
         }
 
         @Bean

@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.stock.web;
 
 import io.github.flashstock.support.web.AdminGuard;
-import io.github.flashstock.support.web.AdminToken;
+import io.github.flashstock.support.web.AdminTokens;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Configuration;
@@ -28,7 +28,7 @@ class AdminTokenInterceptor implements HandlerInterceptor, WebMvcConfigurer {
         if (AdminGuard.isAdmin(request)) {
             return true;
         }
-        AdminToken.refuse(response);
+        AdminTokens.refuse(response);
         return false;
     }
 }
