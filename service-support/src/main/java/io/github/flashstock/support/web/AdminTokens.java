@@ -34,7 +34,7 @@ public final class AdminTokens {
     /** What a named token's name may be: lower case, as environment variables bind them. */
     public static final String NAME = "[a-z0-9][a-z0-9._-]{0,31}";
     public static final int NAME_MAX = 32;
-    /** Tokens that were ever written down in this project's files: never accepted. */
+    /** The placeholders this project's documentation once showed as tokens: never accepted. */
     static final Set<String> PLACEHOLDERS = Set.of("change-me-devstack-admin-token", "change-me");
 
     private static final Pattern NAME_PATTERN = Pattern.compile(NAME);
