@@ -248,7 +248,8 @@ public final class OrderBenchmark {
                 }
                 // the stock line's clock starts with the load's (its reads add a little to the mix's inventory and
                 // MariaDB figures: eight a second)
-                StockSampler stock = path == OrderPath.MIX ? new StockSampler(inventory, mixSkus) : null;
+                StockSampler stock = path == OrderPath.MIX
+                        ? new StockSampler(inventory, services.adminToken(), mixSkus) : null;
                 Run run;
                 try {
                     meter.start();

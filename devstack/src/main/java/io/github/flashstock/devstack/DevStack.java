@@ -308,7 +308,7 @@ public final class DevStack {
             List<Long> pids = s.livePids();
             boolean healthy = !pids.isEmpty() && s.healthy();
             long rss = pids.stream().mapToLong(DevStack::rssKiB).sum();
-            result.add(new ServerStatus(e.getKey(), s.ports(), pids, healthy, rss));
+            result.add(new ServerStatus(e.getKey(), s.ports(), s.portsOnEveryInterface(), pids, healthy, rss));
         }
         return result;
     }

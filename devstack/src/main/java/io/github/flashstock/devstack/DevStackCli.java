@@ -83,7 +83,8 @@ public final class DevStackCli {
         long total = 0;
         for (ServerStatus s : stack.status()) {
             total += s.rssKiB();
-            String ports = s.ports().stream().map(String::valueOf).collect(Collectors.joining(","));
+            String ports = s.ports().stream().map(p -> s.portsOnEveryInterface().contains(p) ? p + "*" : "" + p)
+                    .collect(Collectors.joining(","));
             String pids = s.pids().isEmpty() ? "-" : s.pids().stream().map(String::valueOf)
                     .collect(Collectors.joining(","));
             String health = !s.running() ? "stopped" : s.healthy() ? "up" : "UNHEALTHY";
@@ -92,6 +93,8 @@ public final class DevStackCli {
                     s.running() ? String.format("%.0f", s.rssKiB() / 1024.0) : "-");
         }
         System.out.printf("total RSS: %.0f MiB   home: %s%n", total / 1024.0, stack.config().home());
+        System.out.println("every port on 127.0.0.1 but those marked *: the server binds them on every interface"
+                + " and has no setting to narrow them (docs/devstack.md)");
         Endpoints e = stack.endpoints();
         System.out.printf("redis %s:%d | mysql %s (users inventory/orders/seata, password %s) | seata %s, console %s"
                         + " (%s/%s) | rocketmq namesrv %s | nacos %s%s%n", e.redisHost(), e.redisPort(),

@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
 /**
  * A standalone Nacos 3.1 server (config and naming, no console) in a JVM of its own, with embedded storage under
  * {@code <home>/nacos/}. Its HTTP API listens on the main port, its gRPC ports (what clients use) on main + 1000
- * and main + 1001, both on 127.0.0.1; its JRaft port (main - 1000) binds every interface, as Nacos does not let
- * it be narrowed. Ready means the readiness endpoint answers {@code ok} and, with auth on, the admin user can log
- * in.
+ * and main + 1001, all on 127.0.0.1; its JRaft port (main - 1000) binds every interface
+ * ({@link #portsOnEveryInterface()}). Ready means the readiness endpoint answers {@code ok} and, with auth on, the
+ * admin user can log in.
  */
 final class NacosServer extends Server {
 
@@ -43,6 +43,17 @@ final class NacosServer extends Server {
     List<Integer> ports() {
         int main = config.nacosPort();
         return List.of(main, main + 1000, main + 1001, main - 1000);
+    }
+
+    /**
+     * The JRaft port (main - 1000), which the naming module's metadata uses even standalone: Nacos's
+     * {@code JRaftUtils.initRpcServer} hands the peer's address to SOFAJRaft's {@code GrpcRaftRpcFactory}
+     * (rpc-grpc-impl 1.3.15), whose {@code createRpcServer} keeps only its port ({@code ServerBuilder.forPort}):
+     * every interface, whatever {@code nacos.inetutils.ip-address} or {@code server.address} say.
+     */
+    @Override
+    List<Integer> portsOnEveryInterface() {
+        return List.of(config.nacosPort() - 1000);
     }
 
     @Override

@@ -2,22 +2,34 @@ package io.github.flashstock.devstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Launching, recognising and stopping server processes; port checks. Linux only (reads {@code /proc}). */
 final class Processes {
+
+    private static final Pattern SOCKET_LINK = Pattern.compile("socket:\\[(\\d+)]");
+    /** TCP_LISTEN in the kernel's {@code st} column of {@code /proc/net/tcp}. */
+    private static final String LISTEN = "0A";
 
     private Processes() {
     }
@@ -165,6 +177,65 @@ final class Processes {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * Every TCP address the process listens on, IPv4 and IPv6: its sockets (the {@code socket:[inode]} links under
+     * {@code /proc/<pid>/fd}) that {@code /proc/<pid>/net/tcp} and {@code tcp6} list in state LISTEN. Empty for a
+     * process that is gone or not ours to read.
+     */
+    static List<InetSocketAddress> listeners(long pid) {
+        Set<Long> sockets = new HashSet<>();
+        try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    Matcher socket = SOCKET_LINK.matcher(Files.readSymbolicLink(fd).toString());
+                    if (socket.matches()) {
+                        sockets.add(Long.parseLong(socket.group(1)));
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // the descriptor was closed while the folder was read
+                }
+            }
+        } catch (IOException | UncheckedIOException gone) {
+            return List.of();
+        }
+        List<InetSocketAddress> listening = new ArrayList<>();
+        for (String table : List.of("tcp", "tcp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", table))) {
+                    listener(line, sockets).ifPresent(listening::add);
+                }
+            } catch (IOException noSuchTable) {
+                // IPv6 switched off on this host
+            }
+        }
+        return listening;
+    }
+
+    /**
+     * The local address of a line of {@code /proc/net/tcp} or {@code tcp6} when it is a listening socket among
+     * {@code sockets} (by inode). Fields: {@code sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout
+     * inode ...}; an address is hex, each 32-bit word in the host's byte order, and the port is hex.
+     */
+    static Optional<InetSocketAddress> listener(String line, Set<Long> sockets) {
+        String[] fields = line.trim().split("\\s+");
+        if (fields.length < 10 || !fields[0].endsWith(":") || !fields[3].equals(LISTEN)
+                || !sockets.contains(Long.parseLong(fields[9]))) {
+            return Optional.empty();
+        }
+        String[] local = fields[1].split(":");
+        byte[] address = new byte[local[0].length() / 2];
+        ByteBuffer words = ByteBuffer.wrap(address).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < local[0].length(); i += 8) {
+            words.putInt((int) Long.parseLong(local[0].substring(i, i + 8), 16));
+        }
+        int port = Integer.parseInt(local[1], 16);
+        try {
+            return Optional.of(new InetSocketAddress(InetAddress.getByAddress(address), port));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("not an address: " + local[0], e);
         }
     }
 

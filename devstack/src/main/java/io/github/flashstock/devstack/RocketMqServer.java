@@ -26,6 +26,17 @@ final class RocketMqServer extends Server {
         return List.of(config.namesrvPort(), broker, broker - 2, broker + 1);
     }
 
+    /**
+     * The broker's HA port (broker port + 1), where replicas would connect: RocketMQ 5.5.0's
+     * {@code DefaultHAService.AcceptSocketService} binds {@code new InetSocketAddress(haListenPort)}, every interface,
+     * and {@code bindAddress} applies to its remoting ports only. Every broker with a local store opens it, replicas or
+     * not. The name server's port and the broker's two remoting ports follow {@code bindAddress} (127.0.0.1).
+     */
+    @Override
+    List<Integer> portsOnEveryInterface() {
+        return List.of(config.brokerPort() + 1);
+    }
+
     @Override
     int processCount() {
         return 2;

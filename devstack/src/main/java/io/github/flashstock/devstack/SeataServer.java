@@ -43,6 +43,16 @@ final class SeataServer extends Server {
         return List.of(config.seataPort(), config.seataConsolePort());
     }
 
+    /**
+     * The RPC port: Seata 2.0.0's {@code NettyServerBootstrap.start()} binds {@code new InetSocketAddress(port)}, every
+     * interface, and reads nothing but the port ({@code seata.server.service-port}); no setting names a host. The
+     * console's port follows {@code server.address} (127.0.0.1).
+     */
+    @Override
+    List<Integer> portsOnEveryInterface() {
+        return List.of(config.seataPort());
+    }
+
     @Override
     List<String> javaProcesses() {
         return List.of("seata-server");
@@ -62,8 +72,8 @@ final class SeataServer extends Server {
                 "-Dlog.home=" + dir().resolve("logs"),
                 "-cp", Runtimes.classpath("seata-tc"),
                 "io.seata.server.ServerApplication"));
-        // Its RPC port binds every interface, and XIDs carry the host's first non-loopback address: harmless,
-        // clients find the TC through the configured grouplist, never through the XID.
+        // Its RPC port binds every interface (portsOnEveryInterface), and XIDs carry the host's first non-loopback
+        // address: harmless, clients find the TC through the configured grouplist, never through the XID.
         Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of());
     }
 

@@ -25,6 +25,15 @@ abstract class Server {
     /** Every port the server listens on. All must be free before it starts. */
     abstract List<Integer> ports();
 
+    /**
+     * The ports among {@link #ports()} that the server binds on every interface because it has no setting that
+     * narrows them (each server says why). Every other port it opens is bound to 127.0.0.1; DevStackLifecycleIT
+     * reads the listening sockets of every process and holds both.
+     */
+    List<Integer> portsOnEveryInterface() {
+        return List.of();
+    }
+
     /** How many processes make up the server when it runs. */
     int processCount() {
         return 1;

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CLI's contract on a second, private stack (its own home and free ports, so the shared stack of the
- * other tests is never touched): {@code up} twice starts once, {@code down} once leaves no process and no
- * open port behind; a port held by someone else is a clear error naming it.
+ * other tests is never touched): {@code up} twice starts once, every port is bound to 127.0.0.1 but those a server
+ * cannot narrow, {@code down} once leaves no process and no open port behind; a port held by someone else is a
+ * clear error naming it.
  */
 class DevStackLifecycleIT {
 
@@ -44,6 +45,18 @@ class DevStackLifecycleIT {
             assertThat(afterFirst).allSatisfy(s -> assertThat(s.healthy()).as("%s healthy", s.component()).isTrue());
             assertThat(pids(afterSecond)).isEqualTo(pids(afterFirst));
             assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2 + 1);
+
+            // And every port its processes listen on is bound to 127.0.0.1, but the few their servers cannot narrow
+            assertThat(afterFirst).allSatisfy(s -> {
+                List<InetSocketAddress> listening = s.pids().stream()
+                        .flatMap(pid -> Processes.listeners(pid).stream()).toList();
+                assertThat(listening).as("%s listens on its ports", s.component())
+                        .extracting(InetSocketAddress::getPort).containsAll(s.ports());
+                assertThat(listening.stream().filter(a -> !a.getAddress().isLoopbackAddress())
+                        .map(InetSocketAddress::getPort).distinct().sorted().toList())
+                        .as("%s: ports beyond 127.0.0.1 (it listens on %s)", s.component(), listening)
+                        .isEqualTo(s.portsOnEveryInterface().stream().sorted().toList());
+            });
 
             // When the broker alone is killed and the stack brought up again
             List<Long> rocketmq = pidsOf(stack, Component.ROCKETMQ);

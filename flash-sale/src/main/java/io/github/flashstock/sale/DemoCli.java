@@ -155,7 +155,7 @@ public final class DemoCli {
                 .describedAs(setup)
                 .charted();
         if (nacosAdmin.isPresent()) {
-            sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(),
+            sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(), token,
                     plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));
         }
         if (redisOutageSeconds > 0) {
@@ -174,8 +174,8 @@ public final class DemoCli {
                 + " with Authorization: Bearer <buyer token>; /swagger-ui.html)");
         System.out.println("a buyer token      user demo-buyer, " + BuyerTokens.LIFETIME.toHours() + " h: "
                 + services.buyers().bearer("demo-buyer"));
-        System.out.println("inventory-service  " + services.inventory().url() + "  (GET /skus/{id}/stock, "
-                + "/swagger-ui.html; admin token: " + token + ")");
+        System.out.println("inventory-service  " + services.inventory().url() + "  (GET /skus/{id}/stock and /admin/**"
+                + " with the admin token " + token + "; /swagger-ui.html)");
         System.out.println("Seata console      " + endpoints.seataConsoleUrl() + "  (login " + DevStackConfig.SEATA_CONSOLE_USER
                 + " / " + DevStackConfig.SEATA_CONSOLE_PASSWORD + "): TransactionInfo, application ids "
                 + "order-demo and inventory-service, group flashstock-tx-group");
@@ -209,8 +209,8 @@ public final class DemoCli {
      * Part-way through the sale: the hot SKU's segment count goes from 1 to 4 in Nacos (the service's dataId as in
      * {@code nacos-config/}, with a per-SKU override); the report says when Redis showed the new count.
      */
-    static FlashSale.MidSale resegmentInNacos(NacosAdmin nacos, Path root, String inventoryUrl, String skuId,
-                                              int afterAnswers) {
+    static FlashSale.MidSale resegmentInNacos(NacosAdmin nacos, Path root, String inventoryUrl, String adminToken,
+                                              String skuId, int afterAnswers) {
         return new FlashSale.MidSale(afterAnswers, "segments of " + skuId + " 1 -> 4 in Nacos", () -> {
             String dataId;
             try {
@@ -228,7 +228,8 @@ public final class DemoCli {
             while (System.nanoTime() < deadline) {
                 try {
                     String stock = http.send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId
-                            + "/stock")).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                            + "/stock")).header("Authorization", "Bearer " + adminToken).GET().build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
                     if (JSON.readTree(stock).path("redis").path("segments").asInt() == 4) {
                         return "published after " + afterAnswers + " answers; 4 segments in Redis "
                                 + (System.nanoTime() - published) / 1_000_000 + " ms later";

@@ -622,11 +622,12 @@ public final class DrillRunner implements AutoCloseable {
 
     /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
     private JsonNode stock(String sku) {
-        HttpResponse<String> r = get(services.inventory().url() + "/skus/" + sku + "/stock", Map.of());
+        Map<String, String> admin = Map.of("Authorization", "Bearer " + services.adminToken());
+        HttpResponse<String> r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
         Instant until = Instant.now().plus(Duration.ofSeconds(60));
         while (r.statusCode() == 503 && Instant.now().isBefore(until)) {
             ServiceProcess.sleep(Duration.ofMillis(500));
-            r = get(services.inventory().url() + "/skus/" + sku + "/stock", Map.of());
+            r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
         }
         if (r.statusCode() != 200) {
             throw new IllegalStateException("stock of " + sku + ": " + r.statusCode());

@@ -200,7 +200,7 @@ public final class FlashSale {
         // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
         ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
         StockSampler stock = charted
-                ? new StockSampler(inventoryUrl, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
+                ? new StockSampler(inventoryUrl, adminToken, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
                 : null;
         AtomicInteger done = new AtomicInteger();
         AtomicInteger confirmed = new AtomicInteger();
@@ -463,8 +463,8 @@ public final class FlashSale {
 
     /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
     private JsonNode stock(String skuId) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock")).GET()
-                .build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock"))
+                .header("Authorization", "Bearer " + adminToken).GET().build();
         HttpResponse<String> stock = send(request);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (stock.statusCode() == 503 && System.nanoTime() < deadline) {

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One Spring Boot service run from its jar in a JVM of its own, on 127.0.0.1, logging to a file (started the
- * quick way, see {@link QuickStart}). Ready once {@code /actuator/health} answers UP. Stopped by its PID (the one
- * this object started, never another).
+ * quick way, see {@link QuickStart}), with profile {@value #DEVSTACK_PROFILE}. Ready once {@code /actuator/health}
+ * answers UP. Stopped by its PID (the one this object started, never another).
  */
 public final class ServiceProcess {
 
@@ -104,6 +104,9 @@ public final class ServiceProcess {
         builder.environment().keySet().removeIf(k -> k.startsWith("NACOS_") || k.startsWith("SEATA_")
                 || k.equals("FLASHSTOCK_CONFIG_SOURCE") || k.startsWith("ORDERS_BUYERS_")
                 || k.startsWith("SPRING_SECURITY_OAUTH2_"));
+        // the services run on the devstack here, with its passwords, which they refuse without this profile
+        // (DevstackCredentials in service-support); included, so that a profile a caller activates adds to it
+        builder.environment().put("SPRING_PROFILES_INCLUDE", DEVSTACK_PROFILE);
         builder.environment().putAll(env);
         try {
             Files.createDirectories(log.getParent());
@@ -112,6 +115,9 @@ public final class ServiceProcess {
             throw new UncheckedIOException("cannot start " + name, e);
         }
     }
+
+    /** The profile the services accept the devstack's passwords and open their details in. */
+    static final String DEVSTACK_PROFILE = "devstack";
 
     /** Options every service JVM gets unless {@link #JVM_OPTIONS} says otherwise: a quick start on two cores. */
     static final String DEFAULT_JVM_OPTIONS = "-Xms128m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";

@@ -15,7 +15,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Reads the units available in Redis of some SKUs ({@code GET /skus/{id}/stock}) every 250 ms while a run goes on. */
+/**
+ * Reads the units available in Redis of some SKUs ({@code GET /skus/{id}/stock}, with the admin token) every 250 ms
+ * while a run goes on.
+ */
 public final class StockSampler implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,19 +33,20 @@ public final class StockSampler implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final long start = System.nanoTime();
 
-    public StockSampler(String inventoryUrl, List<String> skus) {
+    public StockSampler(String inventoryUrl, String adminToken, List<String> skus) {
         skus.forEach(s -> {
             times.put(s, new ArrayList<>());
             units.put(s, new ArrayList<>());
         });
-        ticker.scheduleAtFixedRate(() -> skus.forEach(sku -> sample(inventoryUrl, sku)), 0, 250,
+        ticker.scheduleAtFixedRate(() -> skus.forEach(sku -> sample(inventoryUrl, adminToken, sku)), 0, 250,
                 TimeUnit.MILLISECONDS);
     }
 
-    private void sample(String inventoryUrl, String sku) {
+    private void sample(String inventoryUrl, String adminToken, String sku) {
         try {
             String body = http.send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + sku + "/stock"))
-                    .timeout(Duration.ofSeconds(1)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                    .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(1)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
             long available = JSON.readTree(body).path("redis").path("available").asLong(-1);
             if (available >= 0) {
                 synchronized (this) {

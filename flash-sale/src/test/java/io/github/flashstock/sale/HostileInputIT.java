@@ -180,7 +180,8 @@ class HostileInputIT {
     @Property(tries = 150)
     void stockViewsRefuseHostileSkuIds(@ForAll("hostileIds") String skuId) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.inventory().url() + "/skus/"
-                + URLEncoder.encode(skuId, StandardCharsets.UTF_8).replace("+", "%20") + "/stock")).GET();
+                + URLEncoder.encode(skuId, StandardCharsets.UTF_8).replace("+", "%20") + "/stock"))
+                .header("Authorization", "Bearer " + services.adminToken()).GET();
 
         assertProblem(send(request), skuId);
     }

@@ -91,9 +91,13 @@ final class Http {
                 .header("Authorization", buyers.bearer(buyer)).GET());
     }
 
-    /** {@code GET /skus/{id}/stock}: the Redis view under {@code redis}, the MySQL view under {@code mysql}. */
+    /**
+     * {@code GET /skus/{id}/stock} with the admin token: the Redis view under {@code redis}, the MySQL view under
+     * {@code mysql}.
+     */
     JsonNode stock(String skuId) {
-        Reply reply = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock")).GET());
+        Reply reply = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock"))
+                .header("Authorization", "Bearer " + adminToken).GET());
         if (reply.status() != 200) {
             throw new IllegalStateException("stock of " + skuId + ": " + reply.status() + " " + reply.body());
         }

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Starts that must not happen, each checked on the real jar: the documented placeholder admin token, and a Nacos
- * that is configured but cannot be reached. The JVM must exit on its own, non-zero, saying why and what to do.
+ * Starts that must not happen, each checked on the real jar: the documented placeholder admin token, a Nacos that is
+ * configured but cannot be reached, and the devstack's passwords without profile devstack. The JVM must exit on its
+ * own, non-zero, saying why and what to do.
  */
 class StartupRefusalsIT {
 
@@ -38,6 +39,8 @@ class StartupRefusalsIT {
         builder.environment().put("REDIS_PORT", Integer.toString(stack.redisPort()));
         builder.environment().put("SEATA_ADDRESS", stack.seataAddress());
         builder.environment().put("ROCKETMQ_NAME_SERVER", stack.namesrvAddress());
+        // the devstack's passwords, accepted in this profile only (each test but the one about them keeps it)
+        builder.environment().put("SPRING_PROFILES_INCLUDE", "devstack");
         builder.environment().putAll(env);
         Process process = builder.start();
         try {
@@ -55,6 +58,21 @@ class StartupRefusalsIT {
         assertThat(exit.code()).isNotZero();
         assertThat(exit.log()).contains("Refusing to start: the admin token is the documented placeholder")
                 .contains("INVENTORY_ADMIN_TOKEN");
+    }
+
+    @Test
+    void refusesToStartWithTheDevstacksPasswordsOutsideProfileDevstack() throws Exception {
+        long begin = System.nanoTime();
+
+        Exit exit = run(Map.of("SPRING_PROFILES_INCLUDE", "", "INVENTORY_ADMIN_TOKEN", "refusal-test-token-0001"));
+
+        assertThat(exit.code()).isNotZero();
+        assertThat(exit.log()).contains("Refusing to start with the devstack's credentials")
+                .contains("spring.datasource.password (set by INVENTORY_DB_PASSWORD) is 'devstack'")
+                .contains("inventory.reconciliation.seata-console.password (set by SEATA_CONSOLE_PASSWORD) is 'seata'")
+                .contains("SPRING_PROFILES_ACTIVE=devstack");
+        assertThat(Duration.ofNanos(System.nanoTime() - begin)).as("fails fast, before the context starts")
+                .isLessThan(Duration.ofSeconds(60));
     }
 
     @Test

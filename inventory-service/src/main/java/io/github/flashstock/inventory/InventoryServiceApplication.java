@@ -1,14 +1,14 @@
 package io.github.flashstock.inventory;
 
 import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
-import io.github.flashstock.support.web.AdminToken;
 import java.time.Clock;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 // Seata 2.5.0's fence and saga auto-configurations import Boot 3 classes that Boot 4 moved (fixed in Seata 2.6.0,
@@ -21,10 +21,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @Import({AdminAccess.class, RequestLimits.class})
 public class InventoryServiceApplication {
 
-    /** Guards {@code /admin/**} and the state-changing management endpoints (see {@link AdminToken}). */
+    /** Guard {@code /admin/**} and the state-changing management endpoints, and name who acted (see {@link AdminTokens}). */
     @Bean
-    AdminToken adminToken(InventorySettings settings) {
-        return AdminToken.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN");
+    AdminTokens adminTokens(InventorySettings settings) {
+        return AdminTokens.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN", settings.adminTokens(),
+                "inventory.admin-tokens");
     }
 
     /** The service's clock (event times, the reconciler's ages); tests move a clock of their own. */

@@ -14,18 +14,20 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole inventory service on the devstack's Redis, MariaDB, Seata TC and RocketMQ, on a random port. Every subclass
  * shares one Spring context (same configuration), so the service starts once per test run. Metrics export
- * stays on, as in production.
+ * stays on, as in production. Profile devstack, as the harness runs it: the devstack's passwords are accepted.
  */
 @AutoConfigureMetrics
 @AutoConfigureTestRestTemplate
 @DevStackTest({Component.REDIS, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
 @Import(InventoryITSupport.Gates.class)
+@ActiveProfiles("devstack")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN,
                 "inventory.callers.keys." + InventoryITSupport.CALLER + "=" + InventoryITSupport.CALLER_KEY,

@@ -1,8 +1,8 @@
 package io.github.flashstock.orderdemo;
 
 import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
-import io.github.flashstock.support.web.AdminToken;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -23,7 +23,7 @@ public class OrderDemoApplication {
 
     /** Guards the state-changing management endpoints, {@code POST /actuator/refresh} among them. */
     @Bean
-    AdminToken adminToken(@Value("${orders.admin-token:}") String configured) {
-        return AdminToken.resolve(configured, "ORDER_DEMO_ADMIN_TOKEN");
+    AdminTokens adminToken(@Value("${orders.admin-token:}") String configured) {
+        return AdminTokens.resolve(configured, "ORDER_DEMO_ADMIN_TOKEN");
     }
 }

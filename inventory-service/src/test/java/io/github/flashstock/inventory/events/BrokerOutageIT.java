@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.reservation.InventoryClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +70,7 @@ class BrokerOutageIT extends InventoryITSupport {
                     RootContext.unbind();
                 }
             }
-            assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/mysql/sold").asLong())
+            assertThat(new InventoryClient(http).stock(sku).at("/mysql/sold").asLong())
                     .isEqualTo(5);
         });
 
@@ -89,7 +90,7 @@ class BrokerOutageIT extends InventoryITSupport {
 
         // and the next reconciliation run finds nothing wrong with the SKU
         await().atMost(Duration.ofSeconds(30)).until(() ->
-                http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/mysql/sold").asLong() == 10);
+                new InventoryClient(http).stock(sku).at("/mysql/sold").asLong() == 10);
         JsonNode report = http.exchange("/admin/reconciliation/runs", HttpMethod.POST, new HttpEntity<>(null, admin),
                 JsonNode.class).getBody();
         assertThat(java.util.stream.StreamSupport.stream(report.path("findings").spliterator(), false)

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.flashstock.inventory.AdjustableClock;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reservation.ConfirmScript;
+import io.github.flashstock.inventory.reservation.InventoryClient;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryScript;
@@ -118,7 +119,7 @@ class ReconciliationIT extends InventoryITSupport {
         tx.commit();
         RootContext.unbind();
         await().atMost(Duration.ofSeconds(30)).until(() ->
-                http.getForObject("/skus/" + healthy + "/stock", JsonNode.class).at("/mysql/sold").asLong() == 2);
+                new InventoryClient(http).stock(healthy).at("/mysql/sold").asLong() == 2);
 
         // and a SKU whose Redis hash was edited behind the service's back: 5 units appeared
         String edited = sku(10);
@@ -166,8 +167,8 @@ class ReconciliationIT extends InventoryITSupport {
         JsonNode after = run();
         assertThat(findingsOf(after, edited)).isEmpty();
         assertThat(findingsOf(after, stale)).isEmpty();
-        assertThat(http.getForObject("/skus/" + edited + "/stock", JsonNode.class).at("/redis/available").asLong()).isEqualTo(10);
-        assertThat(http.getForObject("/skus/" + stale + "/stock", JsonNode.class).at("/redis/reserved").asLong()).isZero();
+        assertThat(new InventoryClient(http).stock(edited).at("/redis/available").asLong()).isEqualTo(10);
+        assertThat(new InventoryClient(http).stock(stale).at("/redis/reserved").asLong()).isZero();
         for (String[] expected : new String[][] {{edited, "REBUILD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
             JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
                     new HttpEntity<>(null, admin()), JsonNode.class).getBody();
@@ -217,7 +218,7 @@ class ReconciliationIT extends InventoryITSupport {
 
             assertThat(refused.getStatusCode().value()).isEqualTo(409);
             assertThat(refused.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:release-refused");
-            assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/reserved").asLong())
+            assertThat(new InventoryClient(http).stock(sku).at("/redis/reserved").asLong())
                     .isEqualTo(1);
         } finally {
             tx.rollback();

@@ -50,7 +50,18 @@ class AdminApiIT extends InventoryITSupport {
         assertThat(none.getStatusCode().value()).isEqualTo(401);
         assertThat(wrong.getStatusCode().value()).isEqualTo(401);
         assertThat(none.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:admin-token-required");
-        assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
+        assertThat(new InventoryClient(http).stockAnswer(sku).getStatusCode().value()).isEqualTo(404);
+    }
+
+    @Test
+    void showsTheStockViewToTheAdminOnly() {
+        String sku = new InventoryClient(http).skuWith(10, null, 1);
+
+        assertThat(admin(HttpMethod.GET, "/skus/" + sku + "/stock", null, null).getStatusCode().value()).isEqualTo(401);
+        assertThat(admin(HttpMethod.GET, "/skus/" + sku + "/stock", null, "nope").getStatusCode().value()).isEqualTo(401);
+        assertThat(new InventoryClient(http).stockAnswer(sku).getStatusCode().value()).isEqualTo(200);
+        assertThat(http.getForEntity("/skus/" + sku + "/available", JsonNode.class).getStatusCode().value())
+                .as("what a buyer may ask").isEqualTo(200);
     }
 
     @Test
@@ -71,7 +82,7 @@ class AdminApiIT extends InventoryITSupport {
                 new HttpEntity<>(Map.of("quantity", 100), headers), JsonNode.class);
         assertThat(restocked.getStatusCode().value()).isEqualTo(200);
 
-        JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        JsonNode stock = new InventoryClient(http).stock(sku);
         assertThat(stock.at("/redis/available").asLong()).isEqualTo(600);
         assertThat(stock.at("/redis/stocked").asLong()).isEqualTo(600);
         assertThat(stock.at("/redis/segments").asInt()).isEqualTo(4);
@@ -90,7 +101,7 @@ class AdminApiIT extends InventoryITSupport {
         assertThat(reloaded.getStatusCode().value()).as("%s", reloaded.getBody()).isEqualTo(200);
         assertThat(reloaded.getBody().path("available").asLong()).isEqualTo(10);
         assertThat(reloaded.getBody().path("reserved").asLong()).isZero();
-        assertThat(http.getForObject("/skus/" + sku + "/stock", JsonNode.class).at("/redis/available").asLong()).isEqualTo(10);
+        assertThat(new InventoryClient(http).stock(sku).at("/redis/available").asLong()).isEqualTo(10);
 
         redis.opsForValue().set("inv:{" + sku + "}:reload", "another-instance", java.time.Duration.ofSeconds(30));
         ResponseEntity<JsonNode> busy = admin(HttpMethod.POST, "/admin/skus/" + sku + "/reload", null, ADMIN_TOKEN);
@@ -116,7 +127,7 @@ class AdminApiIT extends InventoryITSupport {
 
     /** Redis's and MySQL's stocked and available, in that order. */
     private long[] stocked(String sku) {
-        JsonNode s = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        JsonNode s = new InventoryClient(http).stock(sku);
         return new long[] {s.at("/redis/stocked").asLong(), s.at("/mysql/stocked").asLong(),
                 s.at("/redis/available").asLong(), s.at("/mysql/available").asLong()};
     }
@@ -168,7 +179,7 @@ class AdminApiIT extends InventoryITSupport {
                 .getStatusCode().value()).isEqualTo(400);
         assertThat(admin(HttpMethod.PUT, "/admin/skus/bad*sku", Map.of("stocked", 5), ADMIN_TOKEN)
                 .getStatusCode().value()).isEqualTo(400);
-        assertThat(http.getForEntity("/skus/" + sku + "/stock", JsonNode.class).getStatusCode().value()).isEqualTo(404);
+        assertThat(new InventoryClient(http).stockAnswer(sku).getStatusCode().value()).isEqualTo(404);
         // an Idempotency-Key neither store can keep: refused before anything is written
         String known = new InventoryClient(http).skuWith(5, null, 1);
         for (String key : List.of("x".repeat(129), "has space", "brace{d}")) {
@@ -194,7 +205,7 @@ class AdminApiIT extends InventoryITSupport {
         assertThat(reserveOnce(sku, 2)).isEqualTo(201);
 
         // Then it holds what MySQL had left
-        JsonNode stock = http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        JsonNode stock = new InventoryClient(http).stock(sku);
         assertThat(stock.at("/redis/available").asLong() + stock.at("/redis/reserved").asLong()).isEqualTo(15);
         assertThat(stock.at("/redis/sold").asLong()).isEqualTo(5);
     }

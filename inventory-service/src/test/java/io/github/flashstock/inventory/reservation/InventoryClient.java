@@ -53,7 +53,15 @@ public final class InventoryClient {
         return http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(body, headers), JsonNode.class);
     }
 
+    /** {@code GET /skus/{id}/stock}, the admin's view of both stores. */
     public JsonNode stock(String sku) {
-        return http.getForObject("/skus/" + sku + "/stock", JsonNode.class);
+        return stockAnswer(sku).getBody();
+    }
+
+    /** {@code GET /skus/{id}/stock} as answered, status included. */
+    public ResponseEntity<JsonNode> stockAnswer(String sku) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setBearerAuth(InventoryITSupport.ADMIN_TOKEN);
+        return http.exchange("/skus/" + sku + "/stock", HttpMethod.GET, new HttpEntity<>(headers), JsonNode.class);
     }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -39,6 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DevStackTest({Component.MARIADB, Component.SEATA})
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ActiveProfiles("devstack")
 class OrderFenceIT {
 
     /** Seata's fence states in {@code tcc_fence_log.status}. */

@@ -1,5 +1,6 @@
 package io.github.flashstock.support.web;
 
+import java.util.List;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -10,9 +11,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * Guards each service's management endpoints with its {@link AdminToken} bean (the service defines that bean from its
- * own settings), and makes Tomcat's own error answers problem documents too ({@link ProblemErrorReportValve}).
- * Imported by both services.
+ * Tells each service's admins from anyone else with its {@link AdminTokens} bean (the service defines that bean from its
+ * own settings; {@link AdminGuard} says what only the admin may do), and makes Tomcat's own error answers problem
+ * documents too ({@link ProblemErrorReportValve}). Imported by both services.
  */
 @Configuration(proxyBeanMethods = false)
 public class AdminAccess {
@@ -26,11 +27,18 @@ public class AdminAccess {
         });
     }
 
+    /**
+     * @param apiDocsOpen whether the API description ({@code springdoc.api-docs.path}) is open to anyone
+     *                    ({@code flashstock.api-docs.open}, true in profile devstack); otherwise it needs the admin
+     *                    token
+     */
     @Bean
-    FilterRegistrationBean<ManagementWriteGuard> managementWriteGuard(AdminToken token,
-            @Value("${management.endpoints.web.base-path:/actuator}") String basePath) {
-        FilterRegistrationBean<ManagementWriteGuard> registration =
-                new FilterRegistrationBean<>(new ManagementWriteGuard(token, basePath));
+    FilterRegistrationBean<AdminGuard> adminGuard(AdminTokens tokens,
+            @Value("${management.endpoints.web.base-path:/actuator}") String basePath,
+            @Value("${springdoc.api-docs.path:/v3/api-docs}") String apiDocsPath,
+            @Value("${flashstock.api-docs.open:false}") boolean apiDocsOpen) {
+        FilterRegistrationBean<AdminGuard> registration = new FilterRegistrationBean<>(
+                new AdminGuard(tokens, basePath, apiDocsOpen ? List.of() : List.of(apiDocsPath)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         registration.addUrlPatterns("/*");
         return registration;

@@ -7,7 +7,10 @@ import io.github.flashstock.inventory.reconciliation.Repairs;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Null;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -54,19 +57,33 @@ class ReconciliationController {
                    @NotBlank @Pattern(regexp = ID) String reservationId) {
     }
 
-    /** Rebuilds a SKU's Redis state from MySQL plus its open reservations; audited. */
+    /**
+     * Rebuilds a SKU's Redis state from MySQL plus its open reservations; audited under the caller
+     * ({@link RepairActor}).
+     */
     @PostMapping("/skus/{skuId}/rebuild")
-    ResponseEntity<?> rebuild(@PathVariable @Pattern(regexp = ID) String skuId,
-                              @RequestHeader(name = "X-Actor", defaultValue = "admin") String actor) {
-        return answer(repairs.rebuildSku(skuId, actor), "rebuild-refused");
+    ResponseEntity<?> rebuild(@PathVariable @Pattern(regexp = ID) String skuId, Principal caller,
+                              @RequestHeader(name = RepairActor.NOTE_HEADER, required = false)
+                              @Size(max = RepairActor.NOTE_MAX, message = RepairActor.NOTE_RULE)
+                              @Pattern(regexp = RepairActor.NOTE, message = RepairActor.NOTE_RULE) String note,
+                              @RequestHeader(name = RepairActor.RETIRED_HEADER, required = false)
+                              @Null(message = RepairActor.RETIRED_RULE) String retired) {
+        return answer(repairs.rebuildSku(skuId, RepairActor.of(caller, note)), "rebuild-refused");
     }
 
-    /** Releases a stale reservation whose global transaction the TC no longer knows; audited. */
+    /**
+     * Releases a stale reservation whose global transaction the TC no longer knows; audited under the caller
+     * ({@link RepairActor}).
+     */
     @PostMapping("/reservations/release")
-    ResponseEntity<?> release(@Valid @RequestBody Release body,
-                              @RequestHeader(name = "X-Actor", defaultValue = "admin") String actor) {
-        return answer(repairs.releaseReservation(body.skuId(), body.xid(), body.reservationId(), actor),
-                "release-refused");
+    ResponseEntity<?> release(@Valid @RequestBody Release body, Principal caller,
+                              @RequestHeader(name = RepairActor.NOTE_HEADER, required = false)
+                              @Size(max = RepairActor.NOTE_MAX, message = RepairActor.NOTE_RULE)
+                              @Pattern(regexp = RepairActor.NOTE, message = RepairActor.NOTE_RULE) String note,
+                              @RequestHeader(name = RepairActor.RETIRED_HEADER, required = false)
+                              @Null(message = RepairActor.RETIRED_RULE) String retired) {
+        return answer(repairs.releaseReservation(body.skuId(), body.xid(), body.reservationId(),
+                RepairActor.of(caller, note)), "release-refused");
     }
 
     @GetMapping("/skus/{skuId}/audit")

@@ -38,6 +38,10 @@ class StockController {
      * The SKU in Redis and in MySQL, side by side, in the same words: stocked, available, reserved, sold (always
      * {@code available + reserved + sold == stocked} on each side), plus Redis's segments and MySQL's reserve (part
      * of MySQL's {@code available} and {@code sold}: the units only the MySQL path may sell, and those it sold).
+     * For the admin only ({@link AdminTokenInterceptor}): it shows what an operator reconciles with, and what a buyer
+     * has no use for and a bot would time its orders by (reservations in flight, the per-user limit, the segments,
+     * the MySQL reserve, the row's version). A buyer, or an order service, asks {@code GET /skus/{id}/available}: the
+     * units a Try could take now, nothing else.
      */
     @GetMapping("/skus/{skuId}/stock")
     ResponseEntity<?> stock(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId) {

@@ -28,8 +28,8 @@ import org.apache.seata.core.exception.TransactionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -37,6 +37,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
@@ -49,6 +50,8 @@ import org.springframework.test.web.servlet.ResultActions;
  */
 @WebMvcTest(OrderController.class)
 @Import(BuyerSecurity.class)
+// the packaged defaults are the devstack's, which the service accepts in this profile only (DevstackCredentials)
+@ActiveProfiles("devstack")
 class OrderAnswersTest {
 
     private static final String BODY = "{\"items\":[{\"skuId\":\"hot-1\",\"quantity\":1}]}";
