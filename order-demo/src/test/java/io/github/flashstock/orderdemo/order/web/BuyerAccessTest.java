@@ -46,6 +46,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
@@ -58,6 +59,8 @@ import org.springframework.test.web.servlet.ResultActions;
 @WebMvcTest(OrderController.class)
 @Import(BuyerSecurity.class)
 @TestPropertySource(properties = "orders.admin-token=" + BuyerAccessTest.ADMIN_TOKEN)
+// the packaged defaults are the devstack's, which the service accepts in this profile only (DevstackCredentials)
+@ActiveProfiles("devstack")
 class BuyerAccessTest {
 
     static final String ADMIN_TOKEN = "admin-token-of-this-test-0001";
