@@ -30,9 +30,11 @@ public final class DevStack {
 
     private final DevStackConfig config;
     private final Map<Component, Server> servers = new EnumMap<>(Component.class);
+    private final LoopbackFirewall firewall;
 
     public DevStack(DevStackConfig config) {
         this.config = config;
+        this.firewall = new LoopbackFirewall(config);
         servers.put(Component.REDIS, new RedisServer(config));
         servers.put(Component.REDIS_CLUSTER, new RedisClusterServer(config));
         servers.put(Component.MARIADB, new MariaDbServer(config));
@@ -107,6 +109,8 @@ public final class DevStack {
             if (!failures.isEmpty()) {
                 throw new IllegalStateException("devstack up failed:\n  " + String.join("\n  ", failures));
             }
+            // the ports no setting keeps to 127.0.0.1: a packet filter does, where it can (LoopbackFirewall)
+            firewall.guard(wanted.stream().flatMap(c -> servers.get(c).portsOnEveryInterface().stream()).toList());
             return new UpReport(started, Duration.between(begin, Instant.now()));
         });
     }
@@ -190,9 +194,23 @@ public final class DevStack {
                 Processes.await("the ports of " + c.cliName() + " to be released", config.stopTimeout(),
                         () -> server.ports().stream().noneMatch(Processes::accepts));
             }
+            firewall.release();
             writeOwner(Optional.empty());
             return stopped;
         });
+    }
+
+    /**
+     * The packet-filter rules this stack keeps (as {@code iptables -S} prints them), one per port that binds every
+     * interface, while it is up and runs as root with iptables; none otherwise.
+     */
+    public List<String> firewallRules() {
+        return firewall.rules();
+    }
+
+    /** Whether this stack keeps such rules here (root, iptables, {@code devstack.firewall} not off). */
+    public boolean firewallAvailable() {
+        return firewall.available();
     }
 
     /**

@@ -58,6 +58,17 @@ class DevStackLifecycleIT {
                         .isEqualTo(s.portsOnEveryInterface().stream().sorted().toList());
             });
 
+            // And where the stack can keep a packet filter (root, iptables), each of those few ports has its rule,
+            // dropping connections not addressed to loopback; twice up, still one rule per port
+            if (stack.firewallAvailable()) {
+                List<Integer> wide = afterFirst.stream().flatMap(s -> s.portsOnEveryInterface().stream()).sorted()
+                        .toList();
+                assertThat(stack.firewallRules()).hasSize(wide.size()).allSatisfy(rule ->
+                        assertThat(rule).contains("! -d 127.0.0.0/8", "-j DROP", HOME.toString()));
+                assertThat(stack.firewallRules().stream().map(r -> Integer.parseInt(
+                        r.replaceAll(".*--dport (\\d+).*", "$1"))).sorted().toList()).isEqualTo(wide);
+            }
+
             // When the broker alone is killed and the stack brought up again
             List<Long> rocketmq = pidsOf(stack, Component.ROCKETMQ);
             List<Long> broker = stack.kill(Component.ROCKETMQ, "broker");
@@ -97,6 +108,8 @@ class DevStackLifecycleIT {
             assertThat(ports).allSatisfy(port ->
                     assertThat(Processes.accepts(port)).as("port %d open", port).isFalse());
             assertThat(stack.status()).allSatisfy(s -> assertThat(s.running()).isFalse());
+            // and the stack's packet-filter rules are gone with it
+            assertThat(stack.firewallRules()).isEmpty();
         }
     }
 
