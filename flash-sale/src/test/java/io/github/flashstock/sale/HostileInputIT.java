@@ -102,12 +102,8 @@ class HostileInputIT {
 
     private static void sign(HttpRequest.Builder request, String caller, String key, String path, String xid,
                              String body, java.time.Instant at) {
-        io.github.flashstock.support.auth.ServiceSignature.Signed signed =
-                io.github.flashstock.support.auth.ServiceSignature.sign(caller, key.getBytes(StandardCharsets.UTF_8),
-                        "POST", path, xid, body.getBytes(StandardCharsets.UTF_8), at);
-        request.header(io.github.flashstock.support.auth.ServiceSignature.NAME, signed.name())
-                .header(io.github.flashstock.support.auth.ServiceSignature.TIMESTAMP, signed.timestamp())
-                .header(io.github.flashstock.support.auth.ServiceSignature.SIGNATURE, signed.signature());
+        io.github.flashstock.support.auth.ServiceSignature.sign(caller, key.getBytes(StandardCharsets.UTF_8), "POST",
+                path, xid, body.getBytes(StandardCharsets.UTF_8), at).writeTo(request::header);
     }
 
     /**

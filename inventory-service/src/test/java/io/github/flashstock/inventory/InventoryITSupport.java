@@ -89,12 +89,9 @@ public abstract class InventoryITSupport {
                 if ("/reservations".equals(request.getURI().getPath())
                         && !request.getHeaders().containsHeader(ServiceSignature.SIGNATURE)
                         && !request.getHeaders().containsHeader(UNSIGNED)) {
-                    ServiceSignature.Signed signed = ServiceSignature.sign(CALLER, key, request.getMethod().name(),
-                            request.getURI().getRawPath(), request.getHeaders().getFirst("TX_XID"), body,
-                            java.time.Instant.now());
-                    request.getHeaders().set(ServiceSignature.NAME, signed.name());
-                    request.getHeaders().set(ServiceSignature.TIMESTAMP, signed.timestamp());
-                    request.getHeaders().set(ServiceSignature.SIGNATURE, signed.signature());
+                    ServiceSignature.sign(CALLER, key, request.getMethod().name(), request.getURI().getRawPath(),
+                            request.getHeaders().getFirst("TX_XID"), body, java.time.Instant.now())
+                            .writeTo(request.getHeaders()::set);
                 }
                 request.getHeaders().remove(UNSIGNED);
                 return execution.execute(request, body);

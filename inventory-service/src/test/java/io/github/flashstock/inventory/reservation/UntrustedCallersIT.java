@@ -79,9 +79,7 @@ class UntrustedCallersIT extends InventoryITSupport {
         if (signed == null) {
             headers.set(UNSIGNED, "1");
         } else {
-            headers.set(ServiceSignature.NAME, signed.name());
-            headers.set(ServiceSignature.TIMESTAMP, signed.timestamp());
-            headers.set(ServiceSignature.SIGNATURE, signed.signature());
+            signed.writeTo(headers::set);
         }
         return http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(body, headers), JsonNode.class);
     }

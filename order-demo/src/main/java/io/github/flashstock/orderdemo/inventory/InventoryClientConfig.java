@@ -39,12 +39,9 @@ class InventoryClientConfig {
      */
     static ClientHttpRequestInterceptor sign(String caller, byte[] key, Clock clock) {
         return (request, body, execution) -> {
-            ServiceSignature.Signed signed = ServiceSignature.sign(caller, key, request.getMethod().name(),
-                    request.getURI().getRawPath(), request.getHeaders().getFirst(RootContext.KEY_XID), body,
-                    clock.instant());
-            request.getHeaders().set(ServiceSignature.NAME, signed.name());
-            request.getHeaders().set(ServiceSignature.TIMESTAMP, signed.timestamp());
-            request.getHeaders().set(ServiceSignature.SIGNATURE, signed.signature());
+            ServiceSignature.sign(caller, key, request.getMethod().name(), request.getURI().getRawPath(),
+                    request.getHeaders().getFirst(RootContext.KEY_XID), body, clock.instant())
+                    .writeTo(request.getHeaders()::set);
             return execution.execute(request, body);
         };
     }

@@ -37,6 +37,13 @@ public final class ServiceSignature {
 
     /** The three headers' values for a request. */
     public record Signed(String name, String timestamp, String signature) {
+
+        /** Sets the three headers through {@code header} (name, value). */
+        public void writeTo(java.util.function.BiConsumer<String, String> header) {
+            header.accept(NAME, name);
+            header.accept(TIMESTAMP, timestamp);
+            header.accept(SIGNATURE, signature);
+        }
     }
 
     /** Signs a request as {@code caller}. */
