@@ -1,6 +1,8 @@
 package io.github.flashstock.orderdemo.buyers;
 
 import io.github.flashstock.support.web.ProblemDetails;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -12,7 +14,6 @@ import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.AuthenticationCredentialsNotFoundException;
-import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -83,9 +84,13 @@ public class BuyerSecurity implements WebMvcConfigurer {
                     + " key set) (docs/configuration.md, \"Buyer tokens\").");
         }
         BuyerTokenRefusal refusal = new BuyerTokenRefusal(json);
+        // a buyer's token is verified once and kept until it expires (VerifiedTokens)
+        JwtDecoder verified = new VerifiedTokens(decoder.getIfAvailable(), Clock.systemUTC(), 100_000,
+                Duration.ofMinutes(10));
         return stateless(http)
                 .authorizeHttpRequests(paths -> paths.anyRequest().authenticated())
-                .oauth2ResourceServer(server -> server.jwt(Customizer.withDefaults()).authenticationEntryPoint(refusal))
+                .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(verified))
+                        .authenticationEntryPoint(refusal))
                 .exceptionHandling(failures -> failures.authenticationEntryPoint(refusal))
                 .build();
     }
