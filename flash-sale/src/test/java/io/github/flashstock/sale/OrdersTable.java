@@ -10,7 +10,7 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * What order-demo keeps of an order but no longer tells its buyer, read from its database as the drills read it: the
+ * What order-demo keeps of an order but does not tell its buyer, read from its database as the drills read it: the
  * XID of the global transaction that placed it.
  */
 final class OrdersTable {

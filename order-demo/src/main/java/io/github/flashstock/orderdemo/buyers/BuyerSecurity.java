@@ -41,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code WWW-Authenticate} and a problem document ({@link BuyerTokenRefusal}), before any order code runs.
  * <p>
  * Management endpoints, the API docs and error pages need no buyer token: reads are open, as before, and writes to
- * management endpoints need the admin token ({@code ManagementWriteGuard}, which runs before this). A bearer token
+ * management endpoints need the admin token ({@code AdminGuard}, which runs before this). A bearer token
  * sent there is never read as a buyer token. No sessions and no CSRF protection: every request carries its own
  * credentials in a header, none in a cookie.
  * <p>
