@@ -69,10 +69,7 @@ class RefusedTryIT extends InventoryITSupport {
     }
 
     private static GlobalTransaction begin() throws Exception {
-        RootContext.unbind();
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "refused-try-it");
-        return tx;
+        return beginGlobal("refused-try-it");
     }
 
     /** Commits and waits until the TC has finished the transaction (every branch confirmed). */

@@ -15,7 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,8 +53,7 @@ class UntrustedCallersIT extends InventoryITSupport {
     void open() throws Exception {
         inventory = new InventoryClient(http);
         sku = inventory.skuWith(10, null, 1);
-        tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "untrusted-callers-it");
+        tx = beginGlobal("untrusted-callers-it");
         RootContext.unbind();
     }
 
