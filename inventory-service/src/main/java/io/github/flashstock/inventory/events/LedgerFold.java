@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import org.springframework.stereotype.Component;
 
 /**

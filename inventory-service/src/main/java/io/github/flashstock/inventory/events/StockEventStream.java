@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.github.flashstock.inventory.reconciliation;
 
-import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
-import io.github.flashstock.inventory.stock.jdbc.HandoverRow;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
-import io.github.flashstock.inventory.stock.jdbc.StockHandoverMapper;
-import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.RedisStockReader;
+import io.github.flashstock.inventory.allotment.HandoverRow;
+import io.github.flashstock.inventory.allotment.StockHandoverMapper;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.RedisStockReader;
+import io.github.flashstock.inventory.stock.SkuStockMapper;
+import io.github.flashstock.inventory.stock.SkuStockRow;
+import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package io.github.flashstock.inventory.reconciliation;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.redis.RedisStockReader;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +42,7 @@ public class Repairs {
     public Result rebuildSku(String skuId, String actor) {
         StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
         boolean applied = rebuild instanceof StockCatalog.Rebuild.Done done
-                && done.outcome() instanceof io.github.flashstock.inventory.stock.redis.ReloadOutcome.Reloaded;
+                && done.outcome() instanceof io.github.flashstock.inventory.rebuild.ReloadOutcome.Reloaded;
         String detail = rebuild.toString();
         if (applied) {
             audit.record("REBUILD_SKU", skuId, null, null, detail, actor);

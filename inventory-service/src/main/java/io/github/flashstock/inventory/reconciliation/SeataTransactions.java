@@ -1,16 +1,16 @@
 package io.github.flashstock.inventory.reconciliation;
 
-import tools.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.rebuild.OpenTransactions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import io.github.flashstock.inventory.stock.OpenTransactions;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Asks the Seata TC's console API what it knows of a global transaction: its status while the TC holds it,

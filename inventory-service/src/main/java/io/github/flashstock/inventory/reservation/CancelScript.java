@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.redis.RedisDurability;
+import io.github.flashstock.inventory.redis.RedisDurability;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -38,7 +38,7 @@ public class CancelScript extends SecondPhaseScript {
                                RecordedRefusal refusal) {
         return run(skuId, xid, reservationId, retention, "REFUSED", Integer.toString(refusal.code().ordinal()),
                 Long.toString(refusal.a()), Long.toString(refusal.b()),
-                io.github.flashstock.inventory.stock.redis.StockKeys.stock(refusal.skuId()));
+                io.github.flashstock.inventory.stock.StockKeys.stock(refusal.skuId()));
     }
 
     /** A Try's refusal as {@code try.lua} answers it: code, the SKU of the line that decided, figures a and b. */

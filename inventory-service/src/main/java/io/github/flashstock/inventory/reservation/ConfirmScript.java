@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.redis.RedisDurability;
+import io.github.flashstock.inventory.redis.RedisDurability;
 import java.time.Duration;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
+
 /**
  * Redis is out of reach and the MySQL store cannot take the reservation now: its rate limit is spent, or the SKU's
  * reserve lacks the units while Redis (which holds the rest) cannot be asked. Nothing was reserved; a retry after a

@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.redis.Scripts;
+import io.github.flashstock.inventory.redis.Scripts;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.redis.ReplicaWait;
-import io.github.flashstock.inventory.stock.redis.Scripts;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.Scripts;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;

@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

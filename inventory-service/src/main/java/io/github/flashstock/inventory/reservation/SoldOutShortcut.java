@@ -1,8 +1,8 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.stock.ReserveLevels;
+import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.redis.RedisHealth;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.RedisHealth;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;

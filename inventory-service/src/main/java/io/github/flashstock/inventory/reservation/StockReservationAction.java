@@ -1,20 +1,17 @@
 package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.allotment.ReserveLevels;
 import io.github.flashstock.inventory.events.StockEventsWritten;
-import io.github.flashstock.inventory.reservation.CancelScript;
-import io.github.flashstock.inventory.reservation.ConfirmScript;
-import io.github.flashstock.inventory.reservation.PhaseOutcome;
-import io.github.flashstock.inventory.reservation.TryCoalescer;
-import io.github.flashstock.inventory.reservation.TryOutcome;
-import io.github.flashstock.inventory.reservation.TryRequest;
+import io.github.flashstock.inventory.mysqlstore.MysqlPathLimit;
+import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
+import io.github.flashstock.inventory.mysqlstore.ReserveMirror;
+import io.github.flashstock.inventory.rebuild.StockRecovery;
+import io.github.flashstock.inventory.redis.RedisHealth;
+import io.github.flashstock.inventory.redis.RedisUnreachable;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.ReserveLevels;
-import io.github.flashstock.inventory.stock.StockRecovery;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.RedisHealth;
-import io.github.flashstock.inventory.stock.redis.RedisUnreachable;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;

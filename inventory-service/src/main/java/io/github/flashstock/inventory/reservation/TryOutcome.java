@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.Scripts;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.redis.RedisDurability;
+import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.Scripts;
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.RedisDurability;
-import io.github.flashstock.inventory.stock.redis.ReplicaWait;
-import io.github.flashstock.inventory.stock.redis.Scripts;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

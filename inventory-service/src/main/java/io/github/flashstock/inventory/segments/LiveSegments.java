@@ -1,7 +1,5 @@
 package io.github.flashstock.inventory.segments;
 
-import io.github.flashstock.inventory.segments.ResegmentOutcome;
-import io.github.flashstock.inventory.segments.ResegmentScript;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.segments;
 
-import io.github.flashstock.inventory.stock.redis.Scripts;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.redis.Scripts;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;

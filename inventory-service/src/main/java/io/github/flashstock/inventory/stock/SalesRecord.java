@@ -1,17 +1,13 @@
 package io.github.flashstock.inventory.stock;
 
-import io.github.flashstock.inventory.stock.jdbc.LedgerRow;
-import io.github.flashstock.inventory.stock.jdbc.OneTrip;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
-import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;

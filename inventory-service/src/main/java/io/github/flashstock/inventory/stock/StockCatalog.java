@@ -1,15 +1,9 @@
 package io.github.flashstock.inventory.stock;
 
-import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
-import io.github.flashstock.inventory.stock.redis.InitOutcome;
-import io.github.flashstock.inventory.stock.redis.InitScript;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.RedisStockReader;
-import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
-import io.github.flashstock.inventory.stock.redis.ReloadScript;
-import io.github.flashstock.inventory.stock.redis.RestockOutcome;
-import io.github.flashstock.inventory.stock.redis.RestockScript;
+import io.github.flashstock.inventory.allotment.LiveReserves;
+import io.github.flashstock.inventory.rebuild.RedisRebuilds;
+import io.github.flashstock.inventory.rebuild.ReloadOutcome;
+import io.github.flashstock.inventory.rebuild.ReloadScript;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

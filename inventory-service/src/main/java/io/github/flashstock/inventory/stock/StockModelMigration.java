@@ -1,7 +1,5 @@
 package io.github.flashstock.inventory.stock;
 
-import io.github.flashstock.inventory.stock.redis.MigrateOutcome;
-import io.github.flashstock.inventory.stock.redis.MigrateScript;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.stock;
 
-import io.github.flashstock.inventory.stock.redis.EpochScript;
+import io.github.flashstock.inventory.rebuild.EpochScript;
+import io.github.flashstock.inventory.rebuild.StockRecovery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;

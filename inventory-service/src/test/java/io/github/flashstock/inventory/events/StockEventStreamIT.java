@@ -3,9 +3,9 @@ package io.github.flashstock.inventory.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
-import io.github.flashstock.inventory.stock.redis.RedisScripts;
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.RedisScripts;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,8 +2,8 @@ package io.github.flashstock.inventory.reconciliation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.SkuStockRow;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.InventoryITSupport;
-import io.github.flashstock.inventory.stock.redis.RestockScript;
+import io.github.flashstock.inventory.stock.RestockScript;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package io.github.flashstock.inventory.reservation;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
 import org.junit.jupiter.api.Test;
 
 /** {@code lua/cancel.lua}: every reply code and its replay. */

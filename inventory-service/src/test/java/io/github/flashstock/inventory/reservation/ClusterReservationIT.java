@@ -3,12 +3,11 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import tools.jackson.databind.JsonNode;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.InventoryITSupport;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +24,7 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 /** The service on the devstack's Redis Cluster: a Try spanning slots runs one script per slot group. */
 @DevStackTest({Component.REDIS_CLUSTER, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
@@ -351,7 +351,7 @@ class ClusterReservationIT extends InventoryITSupport {
     org.springframework.data.redis.core.StringRedisTemplate redis;
 
     @Autowired
-    io.github.flashstock.inventory.stock.StockRecovery recovery;
+    io.github.flashstock.inventory.rebuild.StockRecovery recovery;
 
     /** One order of {@code units}, committed or rolled back; the reservation's status. */
     private int order(String sku, int units, boolean commit) throws Exception {

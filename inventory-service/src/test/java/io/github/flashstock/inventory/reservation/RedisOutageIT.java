@@ -7,9 +7,9 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
+import io.github.flashstock.inventory.allotment.ReserveRebalancer;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
-import io.github.flashstock.inventory.stock.ReserveRebalancer;
-import io.github.flashstock.inventory.stock.redis.RedisHealth;
+import io.github.flashstock.inventory.redis.RedisHealth;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -174,11 +174,11 @@ class RedisOutageIT extends InventoryITSupport {
                 + " AND backend = 'MYSQL' ORDER BY reservation_key", String.class, sku))
                 .containsExactly("CANCELLED", "CONFIRMED");
         // Redis knows them: the paid order counts for zoe's limit (2), the cancelled one does not
-        assertThat(redis.opsForValue().get(io.github.flashstock.inventory.stock.redis.StockKeys.buyer(sku, "zoe")))
+        assertThat(redis.opsForValue().get(io.github.flashstock.inventory.stock.StockKeys.buyer(sku, "zoe")))
                 .isEqualTo("1");
-        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys.fence(sku,
+        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys.fence(sku,
                 paid.getXid(), "order-paid"), "state")).isEqualTo("MYSQL");
-        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys.fence(sku,
+        assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys.fence(sku,
                 abandoned.getXid(), "order-gone"), "state")).isEqualTo("CANCELLED");
         // so Redis refuses zoe two more units while it has plenty
         GlobalTransaction more = GlobalTransactionContext.getCurrentOrCreate();
@@ -402,13 +402,13 @@ class RedisOutageIT extends InventoryITSupport {
                     continue;
                 }
                 long mysqlTry = ((java.sql.Timestamp) m.get("created_at")).getTime();
-                Object countedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys
+                Object countedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys
                         .fence(hot, (String) m.get("xid"), (String) m.get("reservation_key")), "counted_at");
                 for (Map<String, Object> r : rows) {
                     if (!"REDIS".equals(r.get("backend"))) {
                         continue;
                     }
-                    Object triedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.redis.StockKeys
+                    Object triedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys
                             .fence(hot, (String) r.get("xid"), (String) r.get("reservation_key")), "tried_at");
                     if (triedAt == null) {
                         continue;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
 import io.github.flashstock.inventory.reconciliation.Finding;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.github.flashstock.inventory.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,13 @@
 package io.github.flashstock.inventory.reservation;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;

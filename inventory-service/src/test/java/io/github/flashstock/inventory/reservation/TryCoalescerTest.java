@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

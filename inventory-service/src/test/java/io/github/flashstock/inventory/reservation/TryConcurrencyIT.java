@@ -1,12 +1,12 @@
 package io.github.flashstock.inventory.reservation;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

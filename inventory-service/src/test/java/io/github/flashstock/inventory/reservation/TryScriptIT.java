@@ -1,14 +1,14 @@
 package io.github.flashstock.inventory.reservation;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flashstock.inventory.stock.redis.RedisScripts;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
+import io.github.flashstock.inventory.stock.RedisScripts;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.reservation.InventoryClient;
-import io.github.flashstock.inventory.segments.ResegmentOutcome;
-import io.github.flashstock.inventory.segments.ResegmentScript;
 import io.github.flashstock.inventory.stock.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,14 +1,14 @@
 package io.github.flashstock.inventory.segments;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.ScriptITSupport;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -3,7 +3,6 @@ package io.github.flashstock.inventory.stock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.InventoryITSupport;
-import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

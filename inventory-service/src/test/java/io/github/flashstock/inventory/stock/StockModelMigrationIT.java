@@ -1,8 +1,8 @@
 package io.github.flashstock.inventory.stock;
 
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.RETENTION;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.lines;
-import static io.github.flashstock.inventory.stock.redis.RedisScripts.xid;
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,11 +11,6 @@ import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
-import io.github.flashstock.inventory.stock.redis.MigrateOutcome;
-import io.github.flashstock.inventory.stock.redis.MigrateScript;
-import io.github.flashstock.inventory.stock.redis.RedisScripts;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
-import io.github.flashstock.inventory.stock.redis.StockKeys;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;

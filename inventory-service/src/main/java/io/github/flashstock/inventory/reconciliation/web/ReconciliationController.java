@@ -1,9 +1,9 @@
 package io.github.flashstock.inventory.reconciliation.web;
 
-import io.github.flashstock.inventory.stock.redis.StockKeys;
-import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
+import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
 import io.github.flashstock.inventory.reconciliation.Repairs;
+import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;

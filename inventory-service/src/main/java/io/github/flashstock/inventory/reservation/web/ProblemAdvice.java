@@ -130,7 +130,7 @@ class ProblemAdvice extends BadInputAdvice {
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> redisFailure(org.springframework.data.redis.RedisSystemException e) {
-        if (io.github.flashstock.inventory.stock.redis.RedisFailures.unreachable(e)) {
+        if (io.github.flashstock.inventory.redis.RedisFailures.unreachable(e)) {
             return storeUnavailable(e);
         }
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(ProblemDetails.of(

@@ -1,8 +1,8 @@
 package io.github.flashstock.inventory.stock.web;
 
+import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.redis.ReloadOutcome;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -27,9 +27,9 @@ import org.springframework.web.bind.annotation.RestController;
 /** Operator actions; every path under {@code /admin} needs the configured bearer token. */
 @RestController
 @RequestMapping("/admin/skus")
-class AdminController {
+public class AdminController {
 
-    static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";
+    public static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";
 
     private final StockCatalog catalog;
     private final SegmentCounts segmentCounts;
@@ -94,7 +94,7 @@ class AdminController {
     }
 
     /** An operation id as both stores keep it (MySQL's {@code restock_operation.operation_id}, a Redis key part). */
-    static final String OPERATION_ID = "[A-Za-z0-9._:-]{1,128}";
+    public static final String OPERATION_ID = "[A-Za-z0-9._:-]{1,128}";
 
     /** Adds units; an {@code Idempotency-Key} header makes a retried request add them once. */
     @PostMapping("/{skuId}/restock")

@@ -1,8 +1,8 @@
 package io.github.flashstock.inventory.stock.web;
 
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.SkuStockRow;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
 import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import org.springframework.http.HttpStatus;

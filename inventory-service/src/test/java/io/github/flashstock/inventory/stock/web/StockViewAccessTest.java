@@ -7,9 +7,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.github.flashstock.inventory.WebSliceSettings;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.SkuStockRow;
 import io.github.flashstock.inventory.stock.StockCatalog;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockRow;
-import io.github.flashstock.inventory.stock.redis.RedisStock;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,87 @@
+package io.github.flashstock.inventory.allotment;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads {@code inventory.fallback.reserve} from the environment as it is now (Nacos pushes land there). A value that
+ * is neither a number of units nor a whole percent is rejected, value by value: a WARN line names it, the counter
+ * {@code inventory.fallback.reserve.rejected} counts it, and the value in force before stays in force.
+ */
+@Component
+class ReserveSettingsReader {
+
+    private static final Logger log = LoggerFactory.getLogger(ReserveSettingsReader.class);
+    static final String PREFIX = "inventory.fallback.reserve";
+
+    private final Environment environment;
+    private final MeterRegistry meters;
+
+    ReserveSettingsReader(Environment environment, MeterRegistry meters) {
+        this.environment = environment;
+        this.meters = meters;
+    }
+
+    ReservePlan read(ReservePlan inForce) {
+        return read(Binder.get(environment), inForce);
+    }
+
+    ReservePlan read(Binder binder, ReservePlan inForce) {
+        ReserveTarget defaultTarget;
+        try {
+            defaultTarget = binder.bind(PREFIX + ".default", String.class)
+                    .map(raw -> parse(PREFIX + ".default", raw, inForce.defaultTarget()))
+                    .orElse(inForce.defaultTarget());
+        } catch (BindException e) {
+            defaultTarget = rejected(PREFIX + ".default", e, inForce.defaultTarget());
+        }
+        Map<String, ReserveTarget> perSku = new LinkedHashMap<>();
+        Map<String, String> raw;
+        try {
+            raw = binder.bind(PREFIX + ".skus", Bindable.mapOf(String.class, String.class)).orElse(Map.of());
+        } catch (BindException e) {
+            rejected(PREFIX + ".skus", e, null);
+            return new ReservePlan(defaultTarget, inForce.perSku());
+        }
+        raw.forEach((sku, value) -> {
+            ReserveTarget stays = inForce.perSku().get(sku);
+            ReserveTarget parsed = parse(PREFIX + ".skus." + sku, value, stays);
+            if (parsed != null) {
+                perSku.put(sku, parsed);
+            }
+        });
+        return new ReservePlan(defaultTarget, perSku);
+    }
+
+    /** A setting that does not even have the shape it needs (a map where a value stands, or the reverse). */
+    private ReserveTarget rejected(String key, BindException e, ReserveTarget stays) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        log.warn("Rejected {}: {}; {} stays in force", key, cause.getMessage(),
+                stays == null ? "the value in force" : stays);
+        meters.counter("inventory.fallback.reserve.rejected", "key", key).increment();
+        return stays;
+    }
+
+    private ReserveTarget parse(String key, String raw, ReserveTarget stays) {
+        Optional<ReserveTarget> parsed = ReserveTarget.parse(raw);
+        if (parsed.isPresent()) {
+            return parsed.get();
+        }
+        log.warn("Rejected reserve {} = '{}' (a number of units such as 50, or a whole percent such as 10%); {}"
+                + " stays in force", key, raw, stays == null ? "the default" : stays);
+        meters.counter("inventory.fallback.reserve.rejected", "key", key).increment();
+        return stays;
+    }
+}

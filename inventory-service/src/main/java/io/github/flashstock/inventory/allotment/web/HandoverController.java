@@ -1,0 +1,95 @@
+package io.github.flashstock.inventory.allotment.web;
+
+import io.github.flashstock.inventory.allotment.HandoverRow;
+import io.github.flashstock.inventory.allotment.StockHandover;
+import io.github.flashstock.inventory.stock.web.AdminController;
+import io.github.flashstock.inventory.stock.web.Problems;
+import io.github.flashstock.support.web.ProblemDetails;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Moving units between a SKU's Redis store and its MySQL reserve by hand, and the record of every move; under
+ * {@code /admin}, so behind the bearer token.
+ */
+@RestController
+@RequestMapping("/admin/skus")
+class HandoverController {
+
+    private final StockHandover handover;
+
+    HandoverController(StockHandover handover) {
+        this.handover = handover;
+    }
+
+    /**
+     * The body. {@code direction} is read as text and must be one of the two names exactly: Jackson would otherwise
+     * take an enum's position ({@code 1}) or a name with spaces around it for a direction.
+     */
+    record HandoverRequest(@NotNull @Pattern(regexp = "TO_MYSQL|TO_REDIS", message = "must be TO_MYSQL or TO_REDIS")
+                           String direction, @NotNull @Positive @Max(1_000_000_000) Long units) {
+
+        StockHandover.Direction toDirection() {
+            return StockHandover.Direction.valueOf(direction);
+        }
+    }
+
+    /**
+     * Moves units: 200 with the operation when it is done (now or by an earlier request with the same
+     * {@code Idempotency-Key}); 202 when MySQL's step is done and Redis's is not (it completes on its own); 409
+     * {@code handover-refused} when the giving store lacks the units (nothing moved) or {@code operation-id-taken}
+     * when the key names another handover; 404 for an unknown SKU.
+     */
+    @PostMapping("/{skuId}/handovers")
+    ResponseEntity<?> handOver(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
+                               @RequestHeader(name = "Idempotency-Key", required = false)
+                               @Pattern(regexp = AdminController.OPERATION_ID) String key,
+                               @Valid @RequestBody HandoverRequest body) {
+        String operation = key == null ? UUID.randomUUID().toString() : key;
+        StockHandover.Result result = handover.handOver(skuId, body.toDirection(), body.units(), operation, "operator");
+        if (result instanceof StockHandover.Result.Done done) {
+            return ResponseEntity.ok(done.row());
+        }
+        if (result instanceof StockHandover.Result.Pending pending) {
+            return ResponseEntity.status(HttpStatus.ACCEPTED).body(pending.row());
+        }
+        if (result instanceof StockHandover.Result.Refused refused) {
+            ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "handover-refused", "Handover refused",
+                    refused.why() + "; nothing moved");
+            p.setProperty("skuId", skuId);
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+        }
+        if (result instanceof StockHandover.Result.Conflict conflict) {
+            ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "operation-id-taken", "Operation id taken",
+                    "Idempotency-Key " + operation + " names another handover (" + conflict.existing().direction()
+                            + " of " + conflict.existing().units() + " unit(s) of " + conflict.existing().skuId()
+                            + "); nothing moved");
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(p);
+        }
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));
+    }
+
+    /** The SKU's last handovers, newest first (at most {@code limit}, 1 to 500). */
+    @GetMapping("/{skuId}/handovers")
+    List<HandoverRow> history(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
+                              @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
+        return handover.history(skuId, limit);
+    }
+}

@@ -1,0 +1,410 @@
+package io.github.flashstock.inventory.mysqlstore;
+
+import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.reservation.InventoryDegraded;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryRequest;
+import io.github.flashstock.inventory.stock.LedgerRow;
+import io.github.flashstock.inventory.stock.OneTrip;
+import io.github.flashstock.inventory.stock.SkuStockMapper;
+import io.github.flashstock.inventory.stock.SkuStockRow;
+import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.TriedLine;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The MySQL store: reservations taken from a SKU's reserve ({@code sku_stock.reserve_available}) when Redis cannot
+ * take them, with the same rules as {@code try.lua}: all or nothing over the lines, the per-user limit, idempotent
+ * per (xid, reservation id), a Cancel that came first refuses the Try. Its fence and record are the ledger rows with
+ * backend MYSQL, written in the transaction that takes the units. Each method is one transaction in READ COMMITTED,
+ * the isolation level the service's connections are made with ({@code spring.datasource.hikari.transaction-isolation};
+ * checked at start): a statement after a row lock then sees everything committed before the lock was granted, which
+ * the per-user limit relies on, and no gap locks are taken.
+ */
+@Component
+public class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
+
+    private final SkuStockMapper skus;
+    private final StockLedgerMapper ledger;
+    /** SQLSTATE of a unique key violation. */
+    private static final String DUPLICATE_KEY = "23000";
+
+    /** {@link #inOneOrTwoTrips}, no limit: the row is written only when the update took the units (ROW_COUNT()). */
+    private static final String ONE_TRIP = "START TRANSACTION;"
+            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ? AND per_user_limit IS NULL;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
+            + " COMMIT;"
+            + " SELECT per_user_limit FROM sku_stock WHERE sku_id = ?";
+
+    /** {@link #inOneOrTwoTrips} with a limit: the same, then the limit and the buyer's units; no commit yet. */
+    private static final String LIMITED_TRIP = "START TRANSACTION;"
+            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ?;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
+            + " SELECT per_user_limit, (SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
+            + " AND user_id = ? AND state IN ('TRIED', 'CONFIRMED') AND NOT (xid = ? AND reservation_key = ?))"
+            + " FROM sku_stock WHERE sku_id = ?";
+
+    /** SKUs seen with a per-user limit: their one-line Tries go the limited way at once. */
+    private final java.util.Map<String, Boolean> limited = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final TransactionTemplate tx;
+    private final JdbcTemplate jdbc;
+    private final javax.sql.DataSource dataSource;
+    private final ReserveLevels levels;
+
+    public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
+                      javax.sql.DataSource dataSource, ReserveLevels levels) {
+        this.levels = levels;
+        this.skus = skus;
+        this.ledger = ledger;
+        this.dataSource = dataSource;
+        this.jdbc = new JdbcTemplate(dataSource);
+        // the connections' own level (no per-transaction SET, which costs round trips on the hot row)
+        this.tx = new TransactionTemplate(transactions);
+    }
+
+    /**
+     * Refuses to start on connections made with another isolation level than READ COMMITTED, or that cannot send
+     * several statements at once.
+     */
+    @Override
+    public void afterPropertiesSet() throws SQLException {
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            if (c.getTransactionIsolation() != java.sql.Connection.TRANSACTION_READ_COMMITTED) {
+                throw new IllegalStateException("the inventory database connections must use READ COMMITTED (set"
+                        + " spring.datasource.hikari.transaction-isolation: TRANSACTION_READ_COMMITTED): the MySQL"
+                        + " store's per-user limit counts purchases after a row lock and needs to see the latest"
+                        + " committed ones; the connections use level " + c.getTransactionIsolation());
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT 1; SELECT 2");
+            } catch (SQLException e) {
+                throw new IllegalStateException("the inventory database connections must allow several statements"
+                        + " in one request (set spring.datasource.hikari.data-source-properties.allowMultiQueries:"
+                        + " true): the MySQL store's Try sends its statements and the commit together", e);
+            }
+        }
+    }
+
+    /**
+     * The Try, in one transaction: a TRIED row per line, then per line (in SKU order, so that two Tries lock rows in
+     * one order) the units out of the reserve and, for a SKU with a per-user limit, the buyer's units in both stores
+     * counted after the row lock. Any refusal rolls everything back.
+     *
+     * @param redisReachable whether Redis answered for this Try (it refused; the reserve is its overflow) or not
+     *                       (the MySQL store stands in for it)
+     * @throws InventoryDegraded Redis is out of reach, the reserve lacks the units and Redis's share has some: the
+     *                           truthful answer is "not now", not "sold out"
+     */
+    public TryOutcome reserve(TryRequest request, boolean redisReachable) {
+        if (request.lines().size() == 1) {
+            Optional<TryOutcome> quick = inOneOrTwoTrips(request);
+            if (quick.isPresent()) {
+                return quick.get();
+            }
+        }
+        List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
+        return tx.execute(status -> {
+            if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
+                    lines.stream().map(l -> new TriedLine(l.skuId(), l.quantity())).toList()) < lines.size()) {
+                status.setRollbackOnly();
+                return existing(request);
+            }
+            for (StockLine line : lines) {
+                TryOutcome refusal = take(request, line, redisReachable);
+                if (refusal != null) {
+                    status.setRollbackOnly();
+                    return refusal;
+                }
+            }
+            return new TryOutcome.Reserved();
+        });
+    }
+
+    /**
+     * The common Try, one line, without the general way's round trips, which the SKU's row lock would otherwise be
+     * held across (on the hot row, that time is the MySQL store's throughput). The statements go together in one
+     * request ({@code allowMultiQueries}): the units out of the reserve, the TRIED row only if they were taken
+     * ({@code ROW_COUNT()}), and then
+     * <ul>
+     *   <li>for a SKU without a per-user limit, the commit, in the same request: one round trip, the row locked only
+     *       while the server runs them;</li>
+     *   <li>for a SKU with one, the buyer's units in both stores, counted after the row lock (READ COMMITTED: every
+     *       purchase committed before it), and the commit or the rollback in a second request.</li>
+     * </ul>
+     * Which SKUs have a limit is remembered from the answers (a SKU whose limit went away meanwhile still gets a
+     * correct answer, through the limited way). Anything else (no such SKU, too few units, a row of the reservation
+     * already there: its insert fails on the unique key and the transaction is rolled back) leaves nothing changed
+     * and goes the general way, which says what it is.
+     *
+     * @return the outcome, or empty for the general way
+     */
+    private Optional<TryOutcome> inOneOrTwoTrips(TryRequest request) {
+        StockLine line = request.lines().get(0);
+        boolean withLimit = limited.containsKey(line.skuId());
+        return jdbc.execute((ConnectionCallback<Optional<TryOutcome>>) c -> {
+            if (!c.getAutoCommit()) {
+                return Optional.empty(); // inside a transaction of someone else's: its own statements only
+            }
+            try (PreparedStatement ps = c.prepareStatement(withLimit ? LIMITED_TRIP : ONE_TRIP)) {
+                int i = 1;
+                ps.setInt(i++, line.quantity());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, line.skuId());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, request.xid());
+                ps.setString(i++, request.reservationId());
+                ps.setLong(i++, request.branchId());
+                ps.setString(i++, line.skuId());
+                ps.setInt(i++, line.quantity());
+                ps.setString(i++, request.userId());
+                if (withLimit) {
+                    ps.setString(i++, line.skuId());
+                    ps.setString(i++, request.userId());
+                    ps.setString(i++, request.xid());
+                    ps.setString(i++, request.reservationId());
+                }
+                ps.setString(i, line.skuId());
+                ps.execute();
+                // START TRANSACTION, UPDATE, INSERT (, COMMIT), SELECT
+                int taken = nextCount(ps);
+                int written = nextCount(ps);
+                if (!withLimit) {
+                    nextCount(ps);
+                }
+                ps.getMoreResults();
+                Long limit = null;
+                long held = 0;
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (rs != null && rs.next()) {
+                        limit = rs.getObject(1) == null ? null : rs.getLong(1);
+                        held = withLimit ? rs.getLong(2) : 0;
+                    }
+                }
+                while (ps.getMoreResults() || ps.getUpdateCount() != -1) {
+                    // read to the end, so the connection is clean for the next statement
+                }
+                if (!withLimit) {
+                    if (taken == 1 && written == 1) {
+                        return Optional.of(new TryOutcome.Reserved());
+                    }
+                    if (limit != null) {
+                        limited.put(line.skuId(), Boolean.TRUE); // refused for its limit: the limited way from now on
+                        return Optional.empty();
+                    }
+                    return Optional.empty();
+                }
+                if (taken != 1 || written != 1) {
+                    OneTrip.end(c, "ROLLBACK");
+                    return Optional.empty();
+                }
+                if (limit == null) {
+                    limited.remove(line.skuId());
+                } else if (held + line.quantity() > limit) {
+                    OneTrip.end(c, "ROLLBACK");
+                    return Optional.of(new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(), limit, held));
+                }
+                OneTrip.end(c, "COMMIT");
+                return Optional.of(new TryOutcome.Reserved());
+            } catch (SQLException e) {
+                // the reservation's row exists (a replay, a Cancel that came first, Redis's own row): nothing stays
+                OneTrip.end(c, "ROLLBACK");
+                if (DUPLICATE_KEY.equals(e.getSQLState())) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** The next statement's update count, after the one before it. */
+    private static int nextCount(PreparedStatement ps) throws SQLException {
+        ps.getMoreResults();
+        return ps.getUpdateCount();
+    }
+
+    /** One line's units out of the reserve; null when taken, the refusal otherwise. */
+    private TryOutcome take(TryRequest request, StockLine line, boolean redisReachable) {
+        String sku = line.skuId();
+        int units = line.quantity();
+        if (skus.takeFromReserveWithoutLimit(sku, units) == 1) {
+            return null;
+        }
+        SkuStockRow row = skus.find(sku);
+        if (row == null) {
+            return new TryOutcome.UnknownSku(sku);
+        }
+        if (skus.takeFromReserve(sku, units) != 1) {
+            SkuStockRow now = skus.find(sku);
+            levels.saw(sku, now.reserveAvailable());
+            return reserveShort(now, units, redisReachable);
+        }
+        if (row.perUserLimit() != null) {
+            // the row lock is ours now: every purchase committed before it is counted
+            long held = ledger.held(sku, request.userId(), request.xid(), request.reservationId());
+            if (held + units > row.perUserLimit()) {
+                return new TryOutcome.PurchaseLimitExceeded(sku, units, row.perUserLimit(), held);
+            }
+        }
+        return null;
+    }
+
+    private static TryOutcome reserveShort(SkuStockRow row, int units, boolean redisReachable) {
+        if (!redisReachable && row.redisAvailable() > 0) {
+            throw new InventoryDegraded(row.skuId(), "SKU " + row.skuId() + ": Redis is out of reach and the MySQL"
+                    + " reserve has " + row.reserveAvailable() + " unit(s), " + units + " requested; the other unit(s)"
+                    + " are Redis's; nothing was reserved, try again in a moment");
+        }
+        return new TryOutcome.InsufficientStock(row.skuId(), units, row.reserveAvailable());
+    }
+
+    /** A Try whose rows (some of them) exist: a replay, a reservation Redis holds, or one cancelled first. */
+    private TryOutcome existing(TryRequest request) {
+        List<LedgerRow> rows = ledger.rowsOfReservation(request.xid(), request.reservationId());
+        for (LedgerRow row : rows) {
+            Optional<StockLine> ours = request.lines().stream().filter(l -> l.skuId().equals(row.skuId())).findFirst();
+            if (ours.isPresent() && "CANCELLED".equals(row.state())) {
+                return new TryOutcome.ReservationCancelled(row.skuId());
+            }
+            if (ours.isPresent() && "REFUSED".equals(row.state())) {
+                return refusedAgain(request, ours.get());
+            }
+        }
+        return new TryOutcome.AlreadyReserved();
+    }
+
+    /**
+     * A replay of a Try whose refusal this store recorded: refused again, as it stands now (the reserve's units, the
+     * buyer's limit); a refusal recorded while the SKU was being recovered says so again.
+     */
+    private TryOutcome refusedAgain(TryRequest request, StockLine line) {
+        SkuStockRow row = skus.find(line.skuId());
+        if (row == null) {
+            return new TryOutcome.UnknownSku(line.skuId());
+        }
+        String refusal = ledger.rowsOfReservation(request.xid(), request.reservationId()).stream()
+                .filter(r -> r.skuId().equals(line.skuId())).findFirst().map(LedgerRow::refusal).orElse("");
+        return switch (refusal) {
+            case STOCK_RECOVERING -> new TryOutcome.StaleSku(line.skuId());
+            case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
+                    row.perUserLimit() == null ? 0 : row.perUserLimit(),
+                    ledger.held(line.skuId(), request.userId(), request.xid(), request.reservationId()));
+            default -> new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), row.reserveAvailable());
+        };
+    }
+
+    /** The refusals a REFUSED ledger row names. */
+    public static final String INSUFFICIENT_STOCK = "insufficient-stock";
+    static final String PURCHASE_LIMIT_EXCEEDED = "purchase-limit-exceeded";
+    public static final String STOCK_RECOVERING = "stock-recovering";
+
+    /** The name a REFUSED row gives this refusal. */
+    public static String refusalName(TryOutcome.Refusal refusal) {
+        if (refusal instanceof TryOutcome.PurchaseLimitExceeded) {
+            return PURCHASE_LIMIT_EXCEEDED;
+        }
+        return refusal instanceof TryOutcome.StaleSku ? STOCK_RECOVERING : INSUFFICIENT_STOCK;
+    }
+
+    /**
+     * Records in this store that the reservation's Try was refused, on one SKU: a REFUSED row, unless the reservation
+     * has a row of the SKU already; a TRIED row of this store (an earlier slot group of the same Try took units from
+     * the reserve) is cancelled, its units back in the reserve. A Confirm that meets the REFUSED row takes nothing.
+     */
+    public void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
+        tx.executeWithoutResult(status -> {
+            LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
+            if (row == null) {
+                ledger.insertRefused(xid, reservationId, branchId, line.skuId(), line.quantity(), "MYSQL", userId,
+                        refusal);
+            } else if (row.heldByMysql() && row.tried()) {
+                ledger.endHeld(row.id(), "CANCELLED");
+                if (skus.releaseReserved(row.skuId(), row.quantity()) != 1) {
+                    throw new IllegalStateException("sku_stock of " + row.skuId() + " holds fewer reserved units than"
+                            + " reservation " + reservationId + " of the MySQL store");
+                }
+            }
+        });
+    }
+
+    /**
+     * The Confirm of one line, if the MySQL store holds it: TRIED moves to CONFIRMED and its units are sold.
+     *
+     * @return empty when the MySQL store does not hold the line (no row, or Redis's)
+     */
+    public Optional<PhaseOutcome> confirm(String xid, String reservationId, StockLine line) {
+        return tx.execute(status -> {
+            LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
+            if (row == null || !row.heldByMysql()) {
+                return Optional.<PhaseOutcome>empty();
+            }
+            return Optional.of(switch (row.state()) {
+                case "TRIED" -> {
+                    ledger.endHeld(row.id(), "CONFIRMED");
+                    if (skus.sellReserved(row.skuId(), row.quantity()) != 1) {
+                        throw new IllegalStateException("sku_stock of " + row.skuId() + " holds fewer reserved"
+                                + " units than reservation " + reservationId + " of the MySQL store");
+                    }
+                    yield new PhaseOutcome.Applied(row.quantity());
+                }
+                case "CONFIRMED" -> new PhaseOutcome.AlreadyApplied(row.quantity());
+                case "REFUSED" -> new PhaseOutcome.Refused();
+                default -> new PhaseOutcome.EndedOtherwise(row.quantity());
+            });
+        });
+    }
+
+    /**
+     * The Cancel of one line, if the MySQL store holds it: TRIED moves to CANCELLED and its units go back to the
+     * reserve. With {@code fence}, a line no store holds gets a CANCELLED row (a tombstone), which refuses a late Try
+     * on the MySQL path ({@link PhaseOutcome.NoRecord}); the caller asks for it once Redis has its own tombstone.
+     *
+     * @return empty when the MySQL store does not hold the line (and, without {@code fence}, there is no row)
+     */
+    public Optional<PhaseOutcome> cancel(String xid, String reservationId, long branchId, String userId, StockLine line,
+                                  boolean fence) {
+        return tx.execute(status -> {
+            LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
+            if (row == null && fence) {
+                if (ledger.insert(xid, reservationId, branchId, line.skuId(), line.quantity(), "CANCELLED", "MYSQL",
+                        userId) == 1) {
+                    return Optional.<PhaseOutcome>of(new PhaseOutcome.NoRecord());
+                }
+                row = ledger.lock(xid, reservationId, line.skuId()); // written meanwhile
+            }
+            if (row == null || !row.heldByMysql()) {
+                return Optional.<PhaseOutcome>empty();
+            }
+            return Optional.of(switch (row.state()) {
+                case "TRIED" -> {
+                    ledger.endHeld(row.id(), "CANCELLED");
+                    if (skus.releaseReserved(row.skuId(), row.quantity()) != 1) {
+                        throw new IllegalStateException("sku_stock of " + row.skuId() + " holds fewer reserved"
+                                + " units than reservation " + reservationId + " of the MySQL store");
+                    }
+                    yield new PhaseOutcome.Applied(row.quantity());
+                }
+                case "CANCELLED" -> new PhaseOutcome.AlreadyApplied(row.quantity());
+                case "REFUSED" -> new PhaseOutcome.AlreadyApplied(0);
+                default -> new PhaseOutcome.EndedOtherwise(row.quantity());
+            });
+        });
+    }
+}

@@ -1,0 +1,212 @@
+package io.github.flashstock.inventory.mysqlstore;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.events.StockEventsWritten;
+import io.github.flashstock.inventory.redis.RedisHealth;
+import io.github.flashstock.inventory.redis.RedisUnreachable;
+import io.github.flashstock.inventory.stock.RedisStockReader;
+import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.UnmirroredRow;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes Redis reflect the reservations the MySQL store holds ({@code lua/mirror.lua}): each ledger row of the MySQL
+ * store whose state Redis does not reflect yet ({@code redis_mirrored = 0}) gets its fence record in Redis, and its
+ * units count towards the buyer's purchase limit there; a Redis reservation under the same ids (a retried Try that
+ * reached Redis too) is released. Runs every {@code inventory.fallback.mirror-interval} and right after the MySQL
+ * store took or ended a reservation; does nothing while Redis is out of reach. Any instance may mirror any row: the
+ * script converges, so a row mirrored twice changes nothing the second time.
+ *
+ * <p>It is also what tells the Redis breaker that Redis is back ({@link RedisHealth}): when the breaker starts
+ * testing (half-open), Tries still go to the MySQL store while this mirrors every row waiting, and only then sends
+ * the probe calls that close the breaker; once closed, it mirrors once more (rows written in that last moment). So
+ * when Redis sells again after an outage, it counts what buyers bought in the MySQL store meanwhile. In a split view
+ * (another instance still selling from the MySQL store while this one sells from Redis), a row is counted in Redis
+ * only from the next round: a buyer who buys in the MySQL store through one instance and then, within that moment, in
+ * Redis through another can exceed the per-user limit by the units bought in the MySQL store (docs/design.md, "When
+ * Redis is down").
+ */
+@Component
+public class ReserveMirror implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ReserveMirror.class);
+    private static final int BATCH = 500;
+
+    private final StockLedgerMapper ledger;
+    private final MirrorScript script;
+    private final RedisHealth redis;
+    private final InventorySettings settings;
+    private final MeterRegistry meters;
+    private final ApplicationEventPublisher events;
+    private final RedisStockReader reader;
+    private final long intervalMillis;
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "reserve-mirror");
+        t.setDaemon(true);
+        return t;
+    });
+
+    ReserveMirror(StockLedgerMapper ledger, MirrorScript script, RedisHealth redis, InventorySettings settings,
+                  MeterRegistry meters, ApplicationEventPublisher events, RedisStockReader reader,
+                  @Value("${inventory.fallback.mirror-interval:250ms}") Duration interval) {
+        this.reader = reader;
+        this.ledger = ledger;
+        this.script = script;
+        this.redis = redis;
+        this.settings = settings;
+        this.meters = meters;
+        this.events = events;
+        this.intervalMillis = interval.toMillis();
+        redis.whenHealthyAgain(this::soon);
+        redis.whenTesting(() -> submit(this::catchUpAndProbe));
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void started() {
+        worker.scheduleWithFixedDelay(this::scheduledRound, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A round as soon as the worker is free (several requests meanwhile make one round). */
+    public void soon() {
+        if (queued.compareAndSet(false, true)) {
+            if (!submit(() -> {
+                queued.set(false);
+                scheduledRound();
+            })) {
+                queued.set(false);
+            }
+        }
+    }
+
+    private boolean submit(Runnable work) {
+        try {
+            worker.execute(work);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false; // stopping
+        }
+    }
+
+    private void scheduledRound() {
+        if (redis.testing()) {
+            catchUpAndProbe(); // the breaker waits for probes: whoever started them may have given up
+            return;
+        }
+        try {
+            if (redis.healthy()) {
+                round(redis::call);
+            }
+        } catch (RedisUnreachable e) {
+            log.debug("mirroring the MySQL store's reservations waits for Redis: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("mirroring the MySQL store's reservations failed, next round in {} ms: {}", intervalMillis,
+                    e.toString());
+        }
+    }
+
+    /**
+     * The breaker tests Redis: mirror everything waiting straight to Redis (not through the breaker, which still
+     * sends Tries to the MySQL store), then probe until the breaker has decided. A failure anywhere leaves the
+     * decision to the probes (or the next test).
+     */
+    private void catchUpAndProbe() {
+        try {
+            int mirrored = round(Supplier::get);
+            log.info("Redis answers again: {} reservation line(s) of the MySQL store mirrored before it sells again",
+                    mirrored);
+        } catch (RuntimeException e) {
+            log.info("Redis does not answer yet: {}", e.toString());
+        }
+        while (redis.testing()) {
+            try {
+                redis.probe(() -> {
+                    reader.ping();
+                    return null;
+                });
+            } catch (RedisUnreachable e) {
+                if (e.getCause() instanceof io.github.resilience4j.circuitbreaker.CallNotPermittedException) {
+                    return; // every probe the breaker permits is under way or it decided: nothing more to send
+                }
+                log.debug("Redis probe failed: {}", e.toString());
+            } catch (RuntimeException e) {
+                // Redis answered with an error: it serves again, the breaker counts the probe as a success
+                log.debug("Redis probe answered: {}", e.toString());
+            }
+        }
+    }
+
+    /** Mirrors every row waiting, through the breaker while it is closed. @return rows mirrored */
+    public int round() {
+        return redis.healthy() ? round(redis::call) : 0;
+    }
+
+    /** Mirrors every row waiting, in batches, each call made through {@code calls}. @return rows mirrored */
+    private synchronized int round(Calls calls) {
+        int mirrored = 0;
+        List<UnmirroredRow> rows;
+        do {
+            rows = ledger.unmirrored(BATCH);
+            int before = mirrored;
+            for (UnmirroredRow row : rows) {
+                if (mirror(row, calls)) {
+                    mirrored++;
+                }
+            }
+            if (mirrored == before) {
+                break; // nothing of this batch could be mirrored now (SKUs Redis lacks): the next round looks again
+            }
+        } while (rows.size() == BATCH);
+        return mirrored;
+    }
+
+    /** How a round sends its Redis calls: through the breaker, or straight. */
+    private interface Calls {
+        <T> T run(Supplier<T> call);
+    }
+
+    private boolean mirror(UnmirroredRow row, Calls calls) {
+        MirrorScript.Outcome outcome = calls.run(() -> script.run(row.skuId(), row.xid(), row.reservationKey(),
+                row.quantity(), row.userId(), row.state(), settings.fenceRetention()));
+        meters.counter("inventory.fallback.mirrored", "outcome", outcome.code().name().toLowerCase(Locale.ROOT))
+                .increment();
+        switch (outcome.code()) {
+            case UNKNOWN_SKU -> {
+                return false;
+            }
+            case DUPLICATE_RELEASED -> {
+                log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the MySQL"
+                        + " path had taken it): Redis's units were released, the MySQL store's reservation stands",
+                        row.reservationKey(), row.skuId());
+                events.publishEvent(new StockEventsWritten(List.of(row.skuId())));
+            }
+            case ENDED_IN_REDIS -> log.info("reservation {} of SKU {}: Redis's own reservation under the same ids had"
+                    + " ended already; nothing mirrored", row.reservationKey(), row.skuId());
+            case MIRRORED -> {
+            }
+        }
+        ledger.mirrored(row.id(), row.state());
+        return true;
+    }
+
+    @Override
+    public void destroy() {
+        worker.shutdownNow();
+    }
+}

@@ -1,0 +1,5 @@
+package io.github.flashstock.inventory.stock;
+
+/** One line of a Try on the MySQL path, as its ledger row records it. */
+public record TriedLine(String skuId, int quantity) {
+}

@@ -1,5 +1,0 @@
-package io.github.flashstock.inventory.stock.jdbc;
-
-/** One line of a Try on the MySQL path, as its ledger row records it. */
-public record TriedLine(String skuId, int quantity) {
-}

@@ -1,0 +1,269 @@
+package io.github.flashstock.inventory.allotment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.reconciliation.Reconciler;
+import io.github.flashstock.inventory.reservation.InventoryClient;
+import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.stock.StockKeys;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Units moving between a SKU's Redis store and its MySQL reserve, on the real Redis and MariaDB: through the admin
+ * API, replayed, refused, cut short at each step and completed, raced by rebuilds of the SKU, and many at once.
+ * After each, the two stores add up to what was stocked and agree on whose units are whose.
+ */
+class StockHandoverIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    StockHandover handover;
+
+    @Autowired
+    StockHandoverMapper handovers;
+
+    @Autowired
+    HandoverScript handoverScript;
+
+    @Autowired
+    StockCatalog catalog;
+
+    @Autowired
+    Reconciler reconciler;
+
+    InventoryClient inventory;
+
+    @BeforeEach
+    void client() {
+        inventory = new InventoryClient(http);
+    }
+
+    @Test
+    void unitsMoveToTheReserveAndBackOncePerOperationAndEveryMoveIsRecorded() {
+        String sku = inventory.skuWith(100, null, 4);
+
+        ResponseEntity<JsonNode> out = handOver(sku, "TO_MYSQL", 30, "op-out-" + sku);
+        ResponseEntity<JsonNode> replay = handOver(sku, "TO_MYSQL", 30, "op-out-" + sku);
+
+        assertThat(out.getStatusCode().value()).as("%s", out.getBody()).isEqualTo(200);
+        assertThat(out.getBody().path("moved").asLong()).isEqualTo(30);
+        assertThat(out.getBody().path("state").asText()).isEqualTo("DONE");
+        assertThat(replay.getStatusCode().value()).isEqualTo(200);
+        assertThat(replay.getBody().path("moved").asLong()).isEqualTo(30);
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/stocked").asLong()).isEqualTo(70);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(70);
+        long segments = 0;
+        for (JsonNode segment : stock.at("/redis/segmentDetails")) {
+            assertThat(segment.path("available").asLong()).isBetween(17L, 18L);
+            segments += segment.path("available").asLong();
+        }
+        assertThat(segments).isEqualTo(70);
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(100);
+        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(30);
+        assertThat(stock.at("/mysql/reserve/incoming").asLong()).isZero();
+
+        // the same key for another handover moves nothing
+        ResponseEntity<JsonNode> other = handOver(sku, "TO_MYSQL", 31, "op-out-" + sku);
+        assertThat(other.getStatusCode().value()).isEqualTo(409);
+        assertThat(other.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:operation-id-taken");
+
+        // back: 10 units return to Redis
+        ResponseEntity<JsonNode> in = handOver(sku, "TO_REDIS", 10, "op-in-" + sku);
+        assertThat(in.getStatusCode().value()).as("%s", in.getBody()).isEqualTo(200);
+        stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(80);
+        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(20);
+
+        // the audit trail, newest first
+        ResponseEntity<JsonNode> history = http.exchange("/admin/skus/" + sku + "/handovers", HttpMethod.GET,
+                new HttpEntity<>(adminHeaders()), JsonNode.class);
+        assertThat(history.getBody()).hasSize(2);
+        assertThat(history.getBody().get(0).path("direction").asText()).isEqualTo("TO_REDIS");
+        assertThat(history.getBody().get(1).path("reason").asText()).isEqualTo("operator");
+        assertAgree(sku, 100);
+    }
+
+    @Test
+    void aStoreThatLacksTheUnitsRefusesAndNothingMoves() {
+        String sku = inventory.skuWith(10, null, 1);
+
+        ResponseEntity<JsonNode> tooMany = handOver(sku, "TO_MYSQL", 11, "op-" + UUID.randomUUID());
+        ResponseEntity<JsonNode> emptyReserve = handOver(sku, "TO_REDIS", 1, "op-" + UUID.randomUUID());
+        ResponseEntity<JsonNode> unknown = handOver("sku-" + UUID.randomUUID(), "TO_MYSQL", 1, "op-" + UUID.randomUUID());
+        ResponseEntity<JsonNode> badDirection = handOver(sku, "SIDEWAYS", 1, "op-" + UUID.randomUUID());
+        ResponseEntity<JsonNode> zero = handOver(sku, "TO_MYSQL", 0, "op-" + UUID.randomUUID());
+
+        assertThat(tooMany.getStatusCode().value()).isEqualTo(409);
+        assertThat(tooMany.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:handover-refused");
+        assertThat(emptyReserve.getStatusCode().value()).isEqualTo(409);
+        assertThat(unknown.getStatusCode().value()).isEqualTo(404);
+        assertThat(badDirection.getStatusCode().value()).isEqualTo(400);
+        assertThat(zero.getStatusCode().value()).isEqualTo(400);
+        assertThat(handovers.lastOf(sku, 10)).isEmpty();
+        assertAgree(sku, 10);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void aHandoverCutShortAfterEachStepIsCompletedOnceAndARebuildInBetweenCountsNothingTwice() {
+        // to MySQL, cut after Redis gave the units up: a reload runs, then the operation completes
+        String sku = inventory.skuWith(50, null, 2);
+        String out = "op-" + UUID.randomUUID();
+        beginByHand(sku, out, "TO_MYSQL", 20);
+        assertThat(handoverScript.run(sku, HandoverScript.Direction.OUT, 20, out, Duration.ofHours(1)))
+                .isInstanceOf(HandoverScript.Outcome.Moved.class);
+        assertThat(catalog.rebuild(sku)).isInstanceOf(StockCatalog.Rebuild.Done.class);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(30);
+        handover.completeAll(sku);
+        assertThat(handovers.find(out).moved()).isEqualTo(20);
+        assertAgree(sku, 50);
+        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(20);
+
+        // to Redis, cut after MySQL released the units: a reload runs (Redis gets them), then it completes: once
+        String in = "op-" + UUID.randomUUID();
+        beginByHand(sku, in, "TO_REDIS", 5);
+        assertThat(catalog.rebuild(sku)).isInstanceOf(StockCatalog.Rebuild.Done.class);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(35);
+        handover.completeAll(sku);
+        assertThat(handovers.find(in).state()).isEqualTo("DONE");
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(35);
+        assertAgree(sku, 50);
+
+        // to MySQL, cut before Redis's step, and Redis restarted meanwhile (the SKU is stale): the recovery
+        // rebuilds it with the units left out, and the completion moves them to the reserve without taking more
+        String stale = "op-" + UUID.randomUUID();
+        beginByHand(sku, stale, "TO_MYSQL", 5);
+        redis.opsForHash().put(StockKeys.stock(sku), "epoch", "0123456789abcdef0123456789abcdef01234567");
+        assertThat(handover.handOver(sku, StockHandover.Direction.TO_MYSQL, 5, stale, "test"))
+                .isInstanceOf(StockHandover.Result.Pending.class);
+        awaitRecovered(sku);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(30);
+        handover.completeAll(sku);
+        assertThat(handovers.find(stale).moved()).isEqualTo(5);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(30);
+        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(20);
+        assertAgree(sku, 50);
+    }
+
+    @Test
+    void manyHandoversBothWaysRacingReloadsLoseAndDoubleNothing() throws Exception {
+        String sku = inventory.skuWith(1_000, null, 4);
+        ExecutorService pool = Executors.newFixedThreadPool(9);
+        try {
+            List<Future<?>> work = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                boolean toMysql = t % 2 == 0;
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        long units = ThreadLocalRandom.current().nextLong(1, 40);
+                        handover.handOver(sku, toMysql ? StockHandover.Direction.TO_MYSQL
+                                : StockHandover.Direction.TO_REDIS, units, "op-" + UUID.randomUUID(), "test");
+                    }
+                    return null;
+                }));
+            }
+            work.add(pool.submit(() -> {
+                for (int i = 0; i < 40; i++) {
+                    catalog.rebuild(sku);
+                }
+                return null;
+            }));
+            for (Future<?> f : work) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        handover.completeAll(sku);
+
+        assertThat(handovers.pendingOf(sku)).isEmpty();
+        long movedOut = sumMoved(sku, "TO_MYSQL");
+        long movedIn = sumMoved(sku, "TO_REDIS");
+        assertThat(movedOut).isPositive();
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(movedOut - movedIn);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(1_000 - (movedOut - movedIn));
+        assertAgree(sku, 1_000);
+    }
+
+    /** MySQL's step of a handover, as a request that died right after it would leave it. */
+    private void beginByHand(String sku, String operation, String direction, long units) {
+        assertThat(handovers.begin(operation, sku, direction, units, "test")).isEqualTo(1);
+        assertThat(direction.equals("TO_MYSQL") ? handovers.expect(sku, units) : handovers.release(sku, units))
+                .isEqualTo(1);
+    }
+
+    private long sumMoved(String sku, String direction) {
+        return handovers.lastOf(sku, 500).stream().filter(h -> h.direction().equals(direction))
+                .mapToLong(HandoverRow::moved).sum();
+    }
+
+    private void awaitRecovered(String sku) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(3)).until(() -> {
+            handover.completeAll(sku);
+            return handovers.pendingOf(sku).isEmpty();
+        });
+    }
+
+    /**
+     * The two stores account for every unit ({@code redis stocked + reserve + reserve sold + MySQL-path reserved ==
+     * stocked}), none is negative, and the reconciler finds nothing between them.
+     */
+    private void assertAgree(String sku, long stocked) {
+        JsonNode stock = inventory.stock(sku);
+        long redisStocked = stock.at("/redis/stocked").asLong();
+        long reserve = stock.at("/mysql/reserve/available").asLong();
+        long incoming = stock.at("/mysql/reserve/incoming").asLong();
+        long reserveSold = stock.at("/mysql/reserve/sold").asLong();
+        long reserved = stock.at("/mysql/reserved").asLong();
+        assertThat(stock.at("/mysql/stocked").asLong()).isEqualTo(stocked);
+        assertThat(redisStocked + reserve + incoming + reserveSold + reserved).as("%s", stock).isEqualTo(stocked);
+        assertThat(stock.at("/redis/available").asLong()).isNotNegative();
+        assertThat(reserve).isNotNegative();
+        assertThat(reconciler.check(sku)).as("%s", stock).isEmpty();
+    }
+
+    private ResponseEntity<JsonNode> handOver(String sku, String direction, long units, String key) {
+        HttpHeaders headers = adminHeaders();
+        headers.set("Idempotency-Key", key);
+        return http.exchange("/admin/skus/" + sku + "/handovers", HttpMethod.POST,
+                new HttpEntity<>(Map.of("direction", direction, "units", units), headers), JsonNode.class);
+    }
+
+    private static HttpHeaders adminHeaders() {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setBearerAuth(ADMIN_TOKEN);
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        return headers;
+    }
+}

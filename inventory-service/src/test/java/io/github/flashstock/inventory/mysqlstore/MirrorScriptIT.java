@@ -1,0 +1,132 @@
+package io.github.flashstock.inventory.mysqlstore;
+
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code lua/mirror.lua}: every reply code and its replay, and what the other scripts make of the record it writes
+ * (a reservation the MySQL store holds).
+ */
+class MirrorScriptIT extends ScriptITSupport {
+
+    @Test
+    void countsTheMySqlStoresUnitsForTheBuyerOnceAndTheFenceSendsEveryPhaseThere() {
+        String sku = scripts.sku(10, 2, 1);
+        String xid = xid();
+
+        MirrorScript.Outcome first = scripts.mirror.run(sku, xid, "order-1", 1, "alice", "TRIED", RETENTION);
+        MirrorScript.Outcome replay = scripts.mirror.run(sku, xid, "order-1", 1, "alice", "TRIED", RETENTION);
+
+        assertThat(first).isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 1));
+        assertThat(replay).isEqualTo(first);
+        assertThat(scripts.reader.heldBy(sku, "alice")).isEqualTo(1);
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("MYSQL");
+        assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isEqualTo(-1);
+        // Redis's stock is not touched: the units are the MySQL store's
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        // the buyer's limit (2) counts them in Redis now
+        assertThat(scripts.tryScript.run(xid(), "order-2", 1, "alice", lines(sku, 2)))
+                .isEqualTo(new TryOutcome.PurchaseLimitExceeded(sku, 2, 2, 1));
+        // a retried Try of the same reservation is a replay; both phases belong to the MySQL store
+        assertThat(scripts.tryScript.run(xid, "order-1", 1, "alice", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.AlreadyReserved());
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 1, "alice", false))
+                .isEqualTo(new PhaseOutcome.HeldInMysql(1));
+        assertThat(scripts.cancel.run(sku, xid, "order-1", RETENTION)).isEqualTo(new PhaseOutcome.HeldInMysql(1));
+        assertConserved(scripts.stock(sku));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+    }
+
+    @Test
+    void aConfirmedReservationKeepsItsCountAndACancelledOneGivesItBackAndRefusesALateTry() {
+        String sku = scripts.sku(10, 5, 1);
+        String paid = xid();
+        String abandoned = xid();
+        scripts.mirror.run(sku, paid, "order-p", 2, "bob", "TRIED", RETENTION);
+        scripts.mirror.run(sku, abandoned, "order-a", 3, "bob", "TRIED", RETENTION);
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(5);
+
+        assertThat(scripts.mirror.run(sku, paid, "order-p", 2, "bob", "CONFIRMED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 2));
+        assertThat(scripts.mirror.run(sku, abandoned, "order-a", 3, "bob", "CANCELLED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+        assertThat(scripts.mirror.run(sku, abandoned, "order-a", 3, "bob", "CANCELLED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(2);
+        // a round that read the rows before they ended comes too late: nothing moves back
+        assertThat(scripts.mirror.run(sku, abandoned, "order-a", 3, "bob", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+        assertThat(scripts.mirror.run(sku, paid, "order-p", 2, "bob", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 2));
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(2);
+        assertThat(scripts.redis.getExpire(StockKeys.fence(sku, paid, "order-p"))).isPositive();
+        assertThat(scripts.reader.fenceState(sku, abandoned, "order-a")).contains("CANCELLED");
+        assertThat(scripts.tryScript.run(abandoned, "order-a", 1, "bob", lines(sku, 3)))
+                .isEqualTo(new TryOutcome.ReservationCancelled(sku));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+    }
+
+    @Test
+    void aReservationRedisTookTooIsReleasedAndTheMySqlStoresStands() {
+        String sku = scripts.sku(10, 0, 2);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-1", 1, "carol", lines(sku, 4));
+        assertThat(scripts.stock(sku).available()).isEqualTo(6);
+
+        MirrorScript.Outcome outcome = scripts.mirror.run(sku, xid, "order-1", 4, "carol", "TRIED", RETENTION);
+
+        assertThat(outcome).isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.DUPLICATE_RELEASED, 4));
+        RedisStock stock = scripts.stock(sku);
+        assertConserved(stock);
+        assertThat(stock.available()).isEqualTo(10);
+        assertThat(stock.reserved()).isZero();
+        assertThat(scripts.reader.heldBy(sku, "carol")).isEqualTo(4);
+        assertThat(scripts.reader.openReservations(sku)).isEmpty();
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("MYSQL");
+        // its CANCELLED event is in the SKU's stream beside the TRIED one
+        assertThat(scripts.redis.opsForStream().size(StockKeys.stock(sku) + ":events")).isEqualTo(2);
+        // a replay finds the record mirrored
+        assertThat(scripts.mirror.run(sku, xid, "order-1", 4, "carol", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 4));
+        assertThat(scripts.reader.heldBy(sku, "carol")).isEqualTo(4);
+    }
+
+    @Test
+    void leavesARedisReservationThatEndedAloneAndAnUnknownSku() {
+        String sku = scripts.skuWithAvailable(10);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-1", 1, "dave", lines(sku, 1));
+        scripts.confirm.run(sku, xid, "order-1", RETENTION, 1, "dave");
+
+        assertThat(scripts.mirror.run(sku, xid, "order-1", 1, "dave", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.ENDED_IN_REDIS, 0));
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CONFIRMED");
+        assertThat(scripts.stock(sku).sold()).isEqualTo(1);
+
+        String unknown = "sku-" + UUID.randomUUID();
+        assertThat(scripts.mirror.run(unknown, xid, "order-1", 1, "dave", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.UNKNOWN_SKU, 0));
+        assertThat(scripts.redis.hasKey(StockKeys.fence(unknown, xid, "order-1"))).isFalse();
+    }
+
+    @Test
+    void aConfirmAskedNotToRecoverReportsAMissingRecordAndChangesNothing() {
+        String sku = scripts.skuWithAvailable(10);
+
+        assertThat(scripts.confirm.run(sku, xid(), "order-1", RETENTION, 2, "erin", false))
+                .isEqualTo(new PhaseOutcome.Unrecorded());
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        assertThat(scripts.stock(sku).sold()).isZero();
+    }
+}

@@ -1,0 +1,90 @@
+package io.github.flashstock.inventory.rebuild;
+
+import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
+import static io.github.flashstock.inventory.stock.RedisScripts.lines;
+import static io.github.flashstock.inventory.stock.RedisScripts.xid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.ScriptITSupport;
+import io.github.flashstock.inventory.stock.StockKeys;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code lua/recover.lua} and {@code lua/epoch.lua} on the real Redis: what a rebuild after a lost write does, and
+ * what it refuses to touch. (The whole path, drain included, is {@code StockRecoveryIT}.)
+ */
+class RecoverScriptIT extends ScriptITSupport {
+
+    private static final String ANOTHER_PROCESS = "0123456789abcdef0123456789abcdef01234567";
+
+    @Test
+    void aSkuBuiltOnThisServerIsLeftAloneWithItsOpenReservations() {
+        String sku = scripts.sku(10, 0, 2);
+        String open = xid();
+        scripts.tryScript.run(open, "order-a", 1, "u1", lines(sku, 3));
+        RedisStock before = scripts.stock(sku);
+
+        assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.CURRENT);
+        assertThat(scripts.recover.run(sku, 10, 0, 0, 0, RETENTION, 1, List.of(), Duration.ofSeconds(30)))
+                .contains(new RecoverScript.NotStale());
+
+        // its reservation may belong to a transaction still running: untouched
+        assertThat(scripts.stock(sku)).isEqualTo(before);
+        assertThat(scripts.reader.fenceState(sku, open, "order-a")).contains("TRIED");
+    }
+
+    @Test
+    void aStaleSkuIsRebuiltFromMySqlAndSellsAgainOverTheSameSegments() {
+        String sku = scripts.sku(12, 0, 3);
+        String confirmed = xid();
+        String cancelled = xid();
+        scripts.tryScript.run(confirmed, "order-c", 1, "u1", lines(sku, 4));
+        scripts.tryScript.run(cancelled, "order-x", 2, "u2", lines(sku, 2));
+        scripts.redis.opsForHash().put(StockKeys.stock(sku), "epoch", ANOTHER_PROCESS);
+        assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.STALE);
+        assertThat(scripts.tryScript.run(xid(), "order-n", 3, "u3", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.StaleSku(sku));
+
+        // MySQL: 12 stocked, the confirmed reservation's 4 sold
+        assertThat(scripts.recover.run(sku, 12, 4, 0, 0, RETENTION, 1,
+                List.of(StockKeys.fence(sku, confirmed, "order-c")), Duration.ofSeconds(30)))
+                .contains(new RecoverScript.Recovered(8, 4, 1, 1));
+
+        RedisStock s = scripts.stock(sku);
+        assertConserved(s);
+        assertThat(s.available()).isEqualTo(8);
+        assertThat(s.reserved()).isZero();
+        assertThat(s.sold()).isEqualTo(4);
+        assertThat(s.segments()).isEqualTo(3);
+        assertThat(scripts.reader.fenceState(sku, confirmed, "order-c")).contains("CONFIRMED");
+        assertThat(scripts.reader.fenceState(sku, cancelled, "order-x")).contains("CANCELLED");
+        assertThat(scripts.reader.heldBy(sku, "u2")).isZero();
+        assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.CURRENT);
+        assertThat(scripts.tryScript.run(xid(), "order-n", 3, "u3", lines(sku, 8)))
+                .isInstanceOf(TryOutcome.Reserved.class);
+        // a replay finds the SKU current and changes nothing
+        assertThat(scripts.recover.run(sku, 12, 4, 0, 0, RETENTION, 1, List.of(), Duration.ofSeconds(30)))
+                .contains(new RecoverScript.NotStale());
+        assertThat(scripts.stock(sku).reserved()).isEqualTo(8);
+    }
+
+    @Test
+    void aSkuRedisLostAltogetherIsCreatedFromMySql() {
+        String sku = "lost-" + java.util.UUID.randomUUID();
+
+        assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.UNKNOWN_SKU);
+        assertThat(scripts.recover.run(sku, 9, 2, 1, 3, RETENTION, 2, List.of(), Duration.ofSeconds(30)))
+                .contains(new RecoverScript.Recovered(6, 2, 0, 0));
+
+        RedisStock s = scripts.stock(sku);
+        assertConserved(s);
+        assertThat(s.segments()).isEqualTo(2);
+        assertThat(s.limit()).isEqualTo(3);
+        // MySQL's own reservations are not Redis's to sell: Redis's stocked leaves them out
+        assertThat(s.stocked()).isEqualTo(8);
+    }
+}

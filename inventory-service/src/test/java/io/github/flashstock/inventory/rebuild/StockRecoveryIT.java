@@ -1,0 +1,234 @@
+package io.github.flashstock.inventory.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.reservation.InventoryClient;
+import io.github.flashstock.inventory.stock.StockKeys;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.seata.core.context.RootContext;
+import org.apache.seata.tm.api.GlobalTransaction;
+import org.apache.seata.tm.api.GlobalTransactionContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A Redis that lost acknowledged writes (the last second of an everysec AOF, an asynchronous replica promoted),
+ * on the real servers. The loss is made by putting the SKU's keys back as they were before the lost writes and
+ * giving its stock the epoch of another Redis process, which is what a restart or failover leaves behind: the
+ * server's run id changes and the data is older than what was acknowledged.
+ */
+class StockRecoveryIT extends InventoryITSupport {
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    InventoryClient inventory;
+
+    @BeforeEach
+    void client() {
+        inventory = new InventoryClient(http);
+    }
+
+    @AfterEach
+    void unbind() {
+        RootContext.unbind();
+    }
+
+    @Test
+    void aSkuWhoseRedisLostATryIsRefusedUntilRebuiltAndThenSellsOnlyWhatIsLeft() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        Map<String, byte[]> before = dump(sku, List.of());
+        GlobalTransaction lost = begin();
+        String lostReservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(lost.getXid(), lostReservation, "alice", List.of(new InventoryClient.Item(sku, 4)))
+                .getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        // Redis restarts without the Try: its stock as before it, no fence record, another process's epoch
+        restore(before);
+        redis.delete(List.of(StockKeys.fence(sku, lost.getXid(), lostReservation), StockKeys.buyer(sku, "alice")));
+        staleEpoch(sku);
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(10);
+
+        // the stale SKU sells nothing, though its counters show ten units: answered 503 with Retry-After
+        GlobalTransaction refused = begin();
+        ResponseEntity<JsonNode> answer = inventory.reserve(refused.getXid(), "order-" + UUID.randomUUID(), "bob",
+                List.of(new InventoryClient.Item(sku, 8)));
+        refused.rollback();
+        RootContext.unbind();
+        assertThat(answer.getStatusCode().value()).as("%s", answer.getBody()).isEqualTo(503);
+        assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        assertThat(answer.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:inventory-recovering");
+        assertThat(answer.getBody().path("skuId").asText()).isEqualTo(sku);
+
+        // the coordinator commits the lost Try: its Confirm finds no record and MySQL counts the sale
+        RootContext.bind(lost.getXid());
+        lost.commit();
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 4);
+
+        // once every transaction open at the loss has ended, the SKU is rebuilt from MySQL
+        await().atMost(Duration.ofMinutes(3)).until(() -> thisServer().equals(epoch(sku)));
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(6);
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(4);
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(6);
+
+        // and sells what is left, not the four units alice bought
+        GlobalTransaction tooMany = begin();
+        ResponseEntity<JsonNode> short8 = inventory.reserve(tooMany.getXid(), "order-" + UUID.randomUUID(), "carol",
+                List.of(new InventoryClient.Item(sku, 8)));
+        tooMany.rollback();
+        RootContext.unbind();
+        assertThat(short8.getStatusCode().value()).isEqualTo(409);
+        assertThat(short8.getBody().path("available").asInt()).isEqualTo(6);
+        GlobalTransaction rest = begin();
+        assertThat(inventory.reserve(rest.getXid(), "order-" + UUID.randomUUID(), "carol",
+                List.of(new InventoryClient.Item(sku, 6))).getStatusCode().value()).isEqualTo(201);
+        rest.commit();
+        await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 10);
+        assertThat(inventory.stock(sku).at("/redis/sold").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void reservationsWhoseSecondPhaseRedisLostAreClosedTheWayTheLedgerSays() throws Exception {
+        String sku = inventory.skuWith(10, 5, 1);
+        // alice's reservation is confirmed and bob's cancelled, then Redis loses both second phases
+        GlobalTransaction confirmed = begin();
+        String aliceReservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(confirmed.getXid(), aliceReservation, "alice",
+                List.of(new InventoryClient.Item(sku, 3))).getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        GlobalTransaction cancelled = begin();
+        String bobReservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(cancelled.getXid(), bobReservation, "bob",
+                List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        String aliceFence = StockKeys.fence(sku, confirmed.getXid(), aliceReservation);
+        String bobFence = StockKeys.fence(sku, cancelled.getXid(), bobReservation);
+        Map<String, byte[]> afterTries = dump(sku, List.of(aliceFence, bobFence, StockKeys.buyer(sku, "alice"),
+                StockKeys.buyer(sku, "bob")));
+
+        RootContext.bind(confirmed.getXid());
+        confirmed.commit();
+        RootContext.unbind();
+        RootContext.bind(cancelled.getXid());
+        cancelled.rollback();
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(confirmed.getXid()).equals("CONFIRMED")
+                && ledgerState(cancelled.getXid()).equals("CANCELLED"));
+        restore(afterTries);
+        staleEpoch(sku);
+        assertThat(inventory.stock(sku).at("/redis/reserved").asLong()).isEqualTo(5);
+
+        // a Try finds the SKU stale, which starts the rebuild
+        GlobalTransaction refused = begin();
+        assertThat(inventory.reserve(refused.getXid(), "order-" + UUID.randomUUID(), "carol",
+                List.of(new InventoryClient.Item(sku, 1))).getStatusCode().value()).isEqualTo(503);
+        refused.rollback();
+        RootContext.unbind();
+
+        await().atMost(Duration.ofMinutes(3)).until(() -> thisServer().equals(epoch(sku)));
+        assertThat(redis.opsForHash().get(aliceFence, "state")).isEqualTo("CONFIRMED");
+        assertThat(redis.opsForHash().get(bobFence, "state")).isEqualTo("CANCELLED");
+        assertThat(redis.opsForSet().size(StockKeys.open(sku))).isZero();
+        assertThat(redis.opsForValue().get(StockKeys.buyer(sku, "bob"))).isEqualTo("0");
+        assertThat(redis.opsForValue().get(StockKeys.buyer(sku, "alice"))).isEqualTo("3");
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(7);
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(3);
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(7);
+    }
+
+    @Test
+    void oneStaleSkuFoundBringsBackEveryStaleSkuOfThatServerInTheSameRound() throws Exception {
+        String asked = inventory.skuWith(5, null, 1);
+        String notAsked = inventory.skuWith(5, null, 2);
+        staleEpoch(asked);
+        staleEpoch(notAsked);
+
+        GlobalTransaction refused = begin();
+        assertThat(inventory.reserve(refused.getXid(), "order-" + UUID.randomUUID(), "alice",
+                List.of(new InventoryClient.Item(asked, 1))).getStatusCode().value()).isEqualTo(503);
+        refused.rollback();
+        RootContext.unbind();
+
+        // no Try ever met the second SKU: it was found by the scan that follows the first
+        await().atMost(Duration.ofMinutes(3)).until(() -> thisServer().equals(epoch(asked))
+                && thisServer().equals(epoch(notAsked)));
+        assertThat(inventory.stock(notAsked).at("/redis/available").asLong()).isEqualTo(5);
+        assertThat(inventory.stock(notAsked).at("/redis/segments").asInt()).isEqualTo(2);
+    }
+
+    private static GlobalTransaction begin() throws Exception {
+        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        tx.begin(60_000, "inventory-it");
+        return tx;
+    }
+
+    private String ledgerState(String xid) {
+        List<String> states = jdbc.queryForList("SELECT state FROM stock_ledger WHERE xid = ?", String.class, xid);
+        return states.isEmpty() ? "" : states.get(0);
+    }
+
+    /** The SKU's stock hash, segment 0, open set and the given keys as they are now (null: absent). */
+    private Map<String, byte[]> dump(String sku, List<String> more) {
+        Map<String, byte[]> keys = new HashMap<>();
+        for (String key : concat(List.of(StockKeys.stock(sku), StockKeys.segment(sku, 0), StockKeys.open(sku)), more)) {
+            keys.put(key, redis.dump(key));
+        }
+        return keys;
+    }
+
+    private void restore(Map<String, byte[]> dumped) {
+        dumped.forEach((key, value) -> {
+            if (value == null) {
+                redis.delete(key);
+            } else {
+                redis.restore(key, value, 0, TimeUnit.MILLISECONDS, true);
+            }
+        });
+    }
+
+    private void staleEpoch(String sku) {
+        redis.opsForHash().put(StockKeys.stock(sku), "epoch", "0123456789abcdef0123456789abcdef01234567");
+    }
+
+    private String epoch(String sku) {
+        return String.valueOf(redis.opsForHash().get(StockKeys.stock(sku), "epoch"));
+    }
+
+    private String thisServer() {
+        Properties info = redis.execute((RedisCallback<Properties>) c -> c.serverCommands().info("server"));
+        return info.getProperty("run_id");
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}
