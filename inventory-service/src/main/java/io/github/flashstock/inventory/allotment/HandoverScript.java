@@ -1,7 +1,6 @@
 package io.github.flashstock.inventory.allotment;
 
 import io.github.flashstock.inventory.redis.Scripts;
-import io.github.flashstock.inventory.reservation.UnknownSku;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.List;

@@ -6,7 +6,7 @@ import java.util.Map;
  * The reserves in force: a default and per-SKU values ({@code inventory.fallback.reserve.default},
  * {@code inventory.fallback.reserve.skus.<skuId>}).
  */
-public record ReservePlan(ReserveTarget defaultTarget, Map<String, ReserveTarget> perSku) {
+record ReservePlan(ReserveTarget defaultTarget, Map<String, ReserveTarget> perSku) {
 
     public static final ReservePlan NONE = new ReservePlan(ReserveTarget.NONE, Map.of());
 

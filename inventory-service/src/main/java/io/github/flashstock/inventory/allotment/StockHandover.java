@@ -1,8 +1,7 @@
 package io.github.flashstock.inventory.allotment;
 
 import io.github.flashstock.inventory.InventorySettings;
-import io.github.flashstock.inventory.rebuild.StockRecovery;
-import io.github.flashstock.inventory.reservation.UnknownSku;
+import io.github.flashstock.inventory.stock.RebuildNeeded;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
 import io.github.flashstock.inventory.stock.SkuStockRow;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +11,7 @@ import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -69,14 +69,14 @@ public class StockHandover {
     private final InventorySettings settings;
     private final MeterRegistry meters;
     private final Duration completeAfter;
-    private final StockRecovery recovery;
+    private final ApplicationEventPublisher events;
     private final ReserveLevels levels;
 
     StockHandover(StockHandoverMapper handovers, SkuStockMapper skus, HandoverScript redis, TransactionTemplate tx,
                   InventorySettings settings, MeterRegistry meters,
-                  StockRecovery recovery, ReserveLevels levels,
+                  ApplicationEventPublisher events, ReserveLevels levels,
                   @Value("${inventory.handover.complete-after:10s}") Duration completeAfter) {
-        this.recovery = recovery;
+        this.events = events;
         this.levels = levels;
         this.completeAfter = completeAfter;
         this.handovers = handovers;
@@ -144,7 +144,7 @@ public class StockHandover {
         if (!(outcome instanceof HandoverScript.Outcome.Moved moved)) {
             if (outcome instanceof HandoverScript.Outcome.StaleSku
                     || outcome instanceof HandoverScript.Outcome.UnknownSku && skus.find(row.skuId()) != null) {
-                recovery.request(row.skuId()); // the rebuild settles this handover
+                events.publishEvent(new RebuildNeeded(row.skuId())); // the rebuild settles this handover
             }
             String why = outcome instanceof HandoverScript.Outcome.UnknownSku ? "Redis does not have the SKU"
                     : outcome instanceof HandoverScript.Outcome.StaleSku

@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.events;
 
-import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * stays.
  */
 @Component
-public class MysqlPathLimit {
+class MysqlPathLimit {
 
     static final String NAME = "inventory-mysql-path";
     static final String KEY = "inventory.fallback.tries-per-second";
@@ -44,12 +44,12 @@ public class MysqlPathLimit {
     }
 
     /** Takes one permit if there is one now; never waits. */
-    public boolean tryAcquire() {
+    boolean tryAcquire() {
         return limiter.acquirePermission();
     }
 
     /** Tries per second in force. */
-    public int perSecond() {
+    int perSecond() {
         return inForce;
     }
 

@@ -1,7 +1,6 @@
 package io.github.flashstock.inventory.mysqlstore;
 
 import io.github.flashstock.inventory.allotment.ReserveLevels;
-import io.github.flashstock.inventory.reservation.InventoryDegraded;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
@@ -35,7 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the per-user limit relies on, and no gap locks are taken.
  */
 @Component
-public class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
+class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
@@ -69,7 +68,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final javax.sql.DataSource dataSource;
     private final ReserveLevels levels;
 
-    public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
+    MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
                       javax.sql.DataSource dataSource, ReserveLevels levels) {
         this.levels = levels;
         this.skus = skus;
@@ -110,10 +109,10 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *
      * @param redisReachable whether Redis answered for this Try (it refused; the reserve is its overflow) or not
      *                       (the MySQL store stands in for it)
-     * @throws InventoryDegraded Redis is out of reach, the reserve lacks the units and Redis's share has some: the
-     *                           truthful answer is "not now", not "sold out"
+     * @return among the refusals {@link TryOutcome.MysqlStoreBusy} when Redis is out of reach, the allotment lacks
+     *         the units and Redis's share has some: the truthful answer is "not now", not "sold out"
      */
-    public TryOutcome reserve(TryRequest request, boolean redisReachable) {
+    TryOutcome reserve(TryRequest request, boolean redisReachable) {
         if (request.lines().size() == 1) {
             Optional<TryOutcome> quick = inOneOrTwoTrips(request);
             if (quick.isPresent()) {
@@ -268,9 +267,9 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     private static TryOutcome reserveShort(SkuStockRow row, int units, boolean redisReachable) {
         if (!redisReachable && row.redisAvailable() > 0) {
-            throw new InventoryDegraded(row.skuId(), "SKU " + row.skuId() + ": Redis is out of reach and the MySQL"
-                    + " reserve has " + row.reserveAvailable() + " unit(s), " + units + " requested; the other unit(s)"
-                    + " are Redis's; nothing was reserved, try again in a moment");
+            return new TryOutcome.MysqlStoreBusy(row.skuId(), "SKU " + row.skuId() + ": Redis is out of reach and"
+                    + " the MySQL store's allotment has " + row.reserveAvailable() + " unit(s), " + units
+                    + " requested; the other unit(s) are Redis's; nothing was reserved, try again in a moment");
         }
         return new TryOutcome.InsufficientStock(row.skuId(), units, row.reserveAvailable());
     }
@@ -311,12 +310,12 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /** The refusals a REFUSED ledger row names. */
-    public static final String INSUFFICIENT_STOCK = "insufficient-stock";
+    static final String INSUFFICIENT_STOCK = "insufficient-stock";
     static final String PURCHASE_LIMIT_EXCEEDED = "purchase-limit-exceeded";
-    public static final String STOCK_RECOVERING = "stock-recovering";
+    static final String STOCK_RECOVERING = "stock-recovering";
 
     /** The name a REFUSED row gives this refusal. */
-    public static String refusalName(TryOutcome.Refusal refusal) {
+    static String refusalName(TryOutcome.Refusal refusal) {
         if (refusal instanceof TryOutcome.PurchaseLimitExceeded) {
             return PURCHASE_LIMIT_EXCEEDED;
         }
@@ -328,7 +327,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * has a row of the SKU already; a TRIED row of this store (an earlier slot group of the same Try took units from
      * the reserve) is cancelled, its units back in the reserve. A Confirm that meets the REFUSED row takes nothing.
      */
-    public void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
+    void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
         tx.executeWithoutResult(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
             if (row == null) {
@@ -349,7 +348,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *
      * @return empty when the MySQL store does not hold the line (no row, or Redis's)
      */
-    public Optional<PhaseOutcome> confirm(String xid, String reservationId, StockLine line) {
+    Optional<PhaseOutcome> confirm(String xid, String reservationId, StockLine line) {
         return tx.execute(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
             if (row == null || !row.heldByMysql()) {
@@ -378,7 +377,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *
      * @return empty when the MySQL store does not hold the line (and, without {@code fence}, there is no row)
      */
-    public Optional<PhaseOutcome> cancel(String xid, String reservationId, long branchId, String userId, StockLine line,
+    Optional<PhaseOutcome> cancel(String xid, String reservationId, long branchId, String userId, StockLine line,
                                   boolean fence) {
         return tx.execute(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());

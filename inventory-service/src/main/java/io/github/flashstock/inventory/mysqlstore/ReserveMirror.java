@@ -43,7 +43,7 @@ import org.springframework.stereotype.Component;
  * Redis is down").
  */
 @Component
-public class ReserveMirror implements DisposableBean {
+class ReserveMirror implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ReserveMirror.class);
     private static final int BATCH = 500;

@@ -85,6 +85,12 @@ public class StockRecovery implements DisposableBean {
         meters.gauge("inventory.recovery.pending", pending, Set::size);
     }
 
+    /** A Try or a handover met a SKU that needs rebuilding: as {@link #request}. */
+    @org.springframework.context.event.EventListener
+    void on(io.github.flashstock.inventory.stock.RebuildNeeded needed) {
+        request(needed.skuId());
+    }
+
     /** Asks for the SKU to be rebuilt; returns at once. Asking again while it waits changes nothing. */
     public void request(String skuId) {
         asked.add(skuId);

@@ -1,11 +1,11 @@
 package io.github.flashstock.inventory.reconciliation;
 
 import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.SalesRecord;
-import io.github.flashstock.inventory.stock.StockCatalog;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

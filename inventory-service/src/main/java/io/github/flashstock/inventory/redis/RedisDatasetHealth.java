@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
  * changes when that Redis restarts. Redis out of reach is DOWN, as for the plain check.
  */
 @Component("redisDataset")
-public class RedisDatasetHealth extends AbstractHealthIndicator {
+class RedisDatasetHealth extends AbstractHealthIndicator {
 
     private final RedisConnectionFactory connections;
 

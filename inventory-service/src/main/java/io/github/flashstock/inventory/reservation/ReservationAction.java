@@ -20,7 +20,7 @@ public interface ReservationAction {
      * Seata records the reservation id, the user and the encoded lines in the branch's action context.
      *
      * @return true when reserved now or before
-     * @throws ReservationRefused when the stock, the purchase limit or an earlier Cancel refuses it (nothing reserved)
+     * @throws TryRefused when the stock, the purchase limit or an earlier Cancel refuses it (nothing reserved)
      */
     @TwoPhaseBusinessAction(name = NAME, commitMethod = "confirm", rollbackMethod = "cancel", useTCCFence = false)
     boolean reserve(BusinessActionContext context,

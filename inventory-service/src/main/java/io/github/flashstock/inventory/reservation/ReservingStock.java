@@ -20,17 +20,19 @@ public class ReservingStock {
      * {@code TX_XID} header for the request). A Try of a SKU that sold out is refused before it becomes a branch
      * ({@link SoldOutShortcut}).
      *
-     * @throws ReservationRefused when refused; nothing is reserved then
+     * @throws TryRefused when refused; nothing is reserved then
      */
     public void reserve(String reservationId, String userId, ReservationLines lines) {
         var early = soldOut.refusal(RootContext.getXID(), reservationId, lines.lines());
         if (early.isPresent()) {
-            throw early.get();
+            throw new TryRefused(early.get());
         }
         try {
             action.reserve(null, reservationId, userId, lines);
-        } catch (InsufficientStock e) {
-            soldOut.refusedFor(e.skuId());
+        } catch (TryRefused e) {
+            if (e.refusal().code() == TryOutcome.Code.INSUFFICIENT_STOCK) {
+                soldOut.refusedFor(e.refusal().skuId());
+            }
             throw e;
         }
     }

@@ -61,7 +61,7 @@ public class SoldOutShortcut {
      * @return the refusal, when a line's SKU is known to have sold out and Redis confirms it has fewer units than
      *         the line asks for; empty when the Try should go ahead
      */
-    Optional<InsufficientStock> refusal(String xid, String reservationId, List<StockLine> lines) {
+    Optional<TryOutcome.InsufficientStock> refusal(String xid, String reservationId, List<StockLine> lines) {
         if (soldOut.isEmpty()) {
             return Optional.empty();
         }
@@ -75,7 +75,7 @@ public class SoldOutShortcut {
             }
             if (available.getAsLong() < line.quantity()) {
                 refused.increment();
-                return Optional.of(new InsufficientStock(line.skuId(), line.quantity(), available.getAsLong()));
+                return Optional.of(new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), available.getAsLong()));
             }
             soldOut.remove(line.skuId());
         }

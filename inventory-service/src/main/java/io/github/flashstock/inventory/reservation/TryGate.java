@@ -6,7 +6,7 @@ package io.github.flashstock.inventory.reservation;
  * replace it to hold a Try in that window and prove the fence refuses it once its Cancel has run.
  */
 @FunctionalInterface
-public interface TryGate {
+interface TryGate {
 
     void beforeScript(String xid, String reservationId);
 }

@@ -18,11 +18,17 @@ public sealed interface TryOutcome {
         return code().name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** An outcome that refuses the reservation: nothing of it was reserved. */
+    /**
+     * An outcome that refuses the reservation: nothing of it was reserved. The Try throws it as {@link TryRefused};
+     * the API answers it with the problem type its {@link #code()} names.
+     */
     sealed interface Refusal extends TryOutcome {
 
-        /** The refusal as the named failure the Try throws (and the API turns into its problem type). */
-        ReservationRefused exception();
+        /** The SKU the refusal is about; null when it is about no single SKU (the MySQL store's rate limit). */
+        String skuId();
+
+        /** The refusal in words, for the caller. */
+        String message();
     }
 
     /** Every line without a record is now reserved. */
@@ -48,8 +54,8 @@ public sealed interface TryOutcome {
         }
 
         @Override
-        public ReservationRefused exception() {
-            return new io.github.flashstock.inventory.reservation.InsufficientStock(skuId, requested, available);
+        public String message() {
+            return "SKU " + skuId + " has " + available + " unit(s) available, " + requested + " requested";
         }
     }
 
@@ -60,8 +66,9 @@ public sealed interface TryOutcome {
         }
 
         @Override
-        public ReservationRefused exception() {
-            return new io.github.flashstock.inventory.reservation.PurchaseLimitExceeded(skuId, requested, limit, alreadyBought);
+        public String message() {
+            return "SKU " + skuId + " allows " + limit + " unit(s) per user; this user holds " + alreadyBought
+                    + " and asked for " + requested;
         }
     }
 
@@ -73,8 +80,8 @@ public sealed interface TryOutcome {
         }
 
         @Override
-        public ReservationRefused exception() {
-            return new io.github.flashstock.inventory.reservation.ReservationCancelled(skuId);
+        public String message() {
+            return "the reservation of SKU " + skuId + " was cancelled before its Try arrived";
         }
     }
 
@@ -86,14 +93,15 @@ public sealed interface TryOutcome {
         }
 
         @Override
-        public ReservationRefused exception() {
-            return new io.github.flashstock.inventory.reservation.UnknownSku(skuId);
+        public String message() {
+            return "no SKU " + skuId;
         }
     }
 
     /**
-     * The SKU's stock was built on another Redis process (a restart or a failover since): it sells nothing until it
-     * is rebuilt from the durable record; the service starts that rebuild, and the caller may try again.
+     * The SKU is stale: its stock was built on another Redis process (a restart or a failover since), or Redis lost
+     * it. It sells nothing from Redis until it is rebuilt from MySQL; the service starts that rebuild, and the caller
+     * may try again in a moment.
      */
     record StaleSku(String skuId) implements Refusal {
         @Override
@@ -102,21 +110,39 @@ public sealed interface TryOutcome {
         }
 
         @Override
-        public ReservationRefused exception() {
-            return new StockRecovering(skuId);
+        public String message() {
+            return "SKU " + skuId + " is being rebuilt from MySQL after Redis restarted, failed over or lost it;"
+                    + " nothing was reserved; try again";
+        }
+    }
+
+    /**
+     * Not a script's answer: the MySQL store cannot take the Try now (its rate limit is spent this second, or the
+     * SKU's allotment lacks the units while Redis, which holds the rest, cannot be asked). Nothing was reserved; a
+     * retry in a moment may succeed.
+     */
+    record MysqlStoreBusy(String skuId, String message) implements Refusal {
+        @Override
+        public Code code() {
+            return Code.MYSQL_STORE_BUSY;
         }
     }
 
     /** The reply codes, as the script's header lists them. */
     enum Code {
         RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
-        STALE_SKU
+        STALE_SKU,
+        /** The last: no script answers it ({@link MysqlStoreBusy}). */
+        MYSQL_STORE_BUSY;
+
+        /** The codes {@code lua/try.lua} answers with, in order. */
+        public static final int SCRIPT_CODES = 7;
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
     static TryOutcome decode(List<Long> reply, List<StockLine> lines) {
         int code = (int) Scripts.at(reply, 0);
-        if (code < 0 || code >= Code.values().length) {
+        if (code < 0 || code >= Code.SCRIPT_CODES) {
             throw Scripts.unknownCode("try.lua", reply);
         }
         int lineIndex = (int) Scripts.at(reply, 1);
@@ -131,6 +157,7 @@ public sealed interface TryOutcome {
             case RESERVATION_CANCELLED -> new ReservationCancelled(line(line, reply).skuId());
             case UNKNOWN_SKU -> new UnknownSku(line(line, reply).skuId());
             case STALE_SKU -> new StaleSku(line(line, reply).skuId());
+            case MYSQL_STORE_BUSY -> throw Scripts.unknownCode("try.lua", reply);
         };
     }
 

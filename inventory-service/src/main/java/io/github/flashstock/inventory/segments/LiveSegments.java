@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.segments;
 
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.stock.SegmentCounts;
-import io.github.flashstock.inventory.stock.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +28,7 @@ import org.springframework.stereotype.Component;
  * sale. At start, per-SKU overrides that Redis does not show yet are applied the same way.
  */
 @Component
-public class LiveSegments implements SegmentCounts {
+class LiveSegments implements SegmentCounts {
 
     private static final Logger log = LoggerFactory.getLogger(LiveSegments.class);
 

@@ -1,7 +1,6 @@
 package io.github.flashstock.inventory.segments;
 
 import io.github.flashstock.inventory.redis.Scripts;
-import io.github.flashstock.inventory.reservation.UnknownSku;
 import java.util.List;
 
 /** What {@code lua/resegment.lua} did. */

@@ -7,7 +7,7 @@ import java.util.TreeMap;
  * The segment counts in force: a default and per-SKU overrides ({@code inventory.segments.default},
  * {@code inventory.segments.skus.<skuId>}).
  */
-public record SegmentPlan(int defaultCount, Map<String, Integer> perSku) {
+record SegmentPlan(int defaultCount, Map<String, Integer> perSku) {
 
     public static final SegmentPlan INITIAL = new SegmentPlan(1, Map.of());
 

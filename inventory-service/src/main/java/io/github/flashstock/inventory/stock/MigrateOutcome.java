@@ -1,11 +1,10 @@
 package io.github.flashstock.inventory.stock;
 
 import io.github.flashstock.inventory.redis.Scripts;
-import io.github.flashstock.inventory.reservation.UnknownSku;
 import java.util.List;
 
 /** What {@code lua/migrate.lua} found or did. */
-public sealed interface MigrateOutcome {
+sealed interface MigrateOutcome {
 
     /** The old fields were replaced; the SKU's stock as it now is in Redis. */
     record Migrated(long available, long reserved, long sold) implements MigrateOutcome {

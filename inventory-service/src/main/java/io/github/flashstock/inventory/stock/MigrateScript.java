@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 /** Runs {@code lua/migrate.lua}: moves one SKU from the first release's Redis fields to the shared vocabulary. */
 @Component
-public class MigrateScript {
+class MigrateScript {
 
     private static final RedisScript<List<Long>> SCRIPT = Scripts.load("migrate.lua");
 

@@ -1,7 +1,6 @@
 package io.github.flashstock.inventory.stock;
 
 import io.github.flashstock.inventory.redis.Scripts;
-import io.github.flashstock.inventory.reservation.UnknownSku;
 import java.util.List;
 
 /** What {@code lua/restock.lua} did; the first two cases carry the SKU's stock as it now is in Redis. */

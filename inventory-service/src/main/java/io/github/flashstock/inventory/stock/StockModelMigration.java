@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * <p>Stop every instance of an older release first: one still running would write the old fields.
  */
 @Component
-public class StockModelMigration implements InitializingBean {
+class StockModelMigration implements InitializingBean {
 
     private static final Logger log = LoggerFactory.getLogger(StockModelMigration.class);
 

@@ -3,9 +3,9 @@ package io.github.flashstock.inventory.allotment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reservation.InventoryClient;
-import io.github.flashstock.inventory.stock.StockCatalog;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.allotment.StockHandover;
 import io.github.flashstock.inventory.reservation.InventoryClient;
-import io.github.flashstock.inventory.reservation.InventoryDegraded;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
@@ -73,8 +72,8 @@ class MysqlReservationsIT extends InventoryITSupport {
         // Redis refused (the reserve is its overflow): the answer is the reserve's
         TryOutcome tooMuch = store.reserve(request(xid, "order-1", "alice", a, 2, b, 2), true);
         // Redis out of reach, which holds B's other units: not now
-        assertThatThrownBy(() -> store.reserve(request(xid, "order-1", "alice", a, 2, b, 2), false))
-                .isInstanceOf(InventoryDegraded.class);
+        assertThat(store.reserve(request(xid, "order-1", "alice", a, 2, b, 2), false))
+                .isInstanceOf(TryOutcome.MysqlStoreBusy.class);
 
         assertThat(tooMuch).isEqualTo(new TryOutcome.InsufficientStock(b, 2, 1));
         assertThat(reserve(a)).isEqualTo(5);
@@ -159,8 +158,9 @@ class MysqlReservationsIT extends InventoryITSupport {
     void whenTheReserveIsShortWhileRedisIsOutOfReachTheAnswerIsNotNowRatherThanSoldOut() {
         String sku = skuWithReserve(10, 1, null);
 
-        assertThatThrownBy(() -> store.reserve(request(xid(), "order-1", "erin", sku, 2), false))
-                .isInstanceOf(InventoryDegraded.class).hasMessageContaining("Redis is out of reach");
+        assertThat(store.reserve(request(xid(), "order-1", "erin", sku, 2), false))
+                .isInstanceOfSatisfying(TryOutcome.MysqlStoreBusy.class, busy ->
+                        assertThat(busy.message()).contains("Redis is out of reach"));
         // Redis answered and refused: the reserve was its overflow, and both are short
         assertThat(store.reserve(request(xid(), "order-2", "erin", sku, 2), true))
                 .isEqualTo(new TryOutcome.InsufficientStock(sku, 2, 1));

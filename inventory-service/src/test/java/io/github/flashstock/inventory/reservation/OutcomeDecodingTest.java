@@ -25,12 +25,12 @@ class OutcomeDecodingTest {
     }
 
     @Test
-    void refusalsCarryTheirProblemAndTagsAreTheCodes() {
+    void refusalsTravelInTryRefusedAndTagsAreTheCodes() {
         TryOutcome refused = TryOutcome.decode(List.of(2L, 2L, 1L, 0L), LINES);
 
         assertThat(refused).isInstanceOf(TryOutcome.Refusal.class);
-        assertThat(((TryOutcome.Refusal) refused).exception()).isInstanceOf(InsufficientStock.class)
-                .hasMessageContaining("b");
+        assertThat(new TryRefused((TryOutcome.Refusal) refused)).hasMessageContaining("SKU b")
+                .extracting(TryRefused::refusal).isEqualTo(refused);
         assertThat(refused.tag()).isEqualTo("insufficient_stock");
         assertThat(new TryOutcome.Reserved()).isNotInstanceOf(TryOutcome.Refusal.class);
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.InventoryITSupport;
-import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
 import io.github.flashstock.inventory.reconciliation.Finding;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.stock.StockKeys;
@@ -52,7 +51,8 @@ class RefusedTryIT extends InventoryITSupport {
     Reconciler reconciler;
 
     @Autowired
-    MysqlReservations mysqlStore;
+    @org.springframework.beans.factory.annotation.Qualifier(ReservationStore.MYSQL)
+    ReservationStore mysqlStore;
 
     @Autowired
     io.micrometer.core.instrument.MeterRegistry meters;
@@ -227,15 +227,16 @@ class RefusedTryIT extends InventoryITSupport {
         String sku = inventory.skuWith(10, null, 1);
         String xid = "127.0.0.1:8091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
         StockLine line = new StockLine(sku, 3);
-        mysqlStore.refuse(xid, "order-m", 1, "dora", line, MysqlReservations.INSUFFICIENT_STOCK);
-        mysqlStore.refuse(xid, "order-m", 1, "dora", line, MysqlReservations.INSUFFICIENT_STOCK);
+        PhaseLine l = new PhaseLine(xid, "order-m", 1, "dora", line);
+        mysqlStore.refuse(l, new TryOutcome.InsufficientStock(sku, 3, 0));
+        mysqlStore.refuse(l, new TryOutcome.InsufficientStock(sku, 3, 0));
 
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE xid = ? AND state = 'REFUSED'",
                 Long.class, xid)).isEqualTo(1);
-        assertThat(mysqlStore.confirm(xid, "order-m", line)).containsInstanceOf(PhaseOutcome.Refused.class);
-        assertThat(mysqlStore.cancel(xid, "order-m", 1, "dora", line, false))
-                .containsInstanceOf(PhaseOutcome.AlreadyApplied.class);
-        assertThat(mysqlStore.reserve(new TryRequest(xid, "order-m", 1, "dora", List.of(line)), false))
+        assertThat(mysqlStore.end(Phase.CONFIRM, l, false)).containsInstanceOf(PhaseOutcome.Refused.class);
+        assertThat(mysqlStore.end(Phase.CANCEL, l, false)).containsInstanceOf(PhaseOutcome.AlreadyApplied.class);
+        assertThat(mysqlStore.reserve(new TryRequest(xid, "order-m", 1, "dora", List.of(line)),
+                TryRoute.REDIS_UNREACHABLE))
                 .isInstanceOf(TryOutcome.InsufficientStock.class);
         assertThat(jdbc.queryForObject("SELECT reserved FROM sku_stock WHERE sku_id = ?", Long.class, sku)).isZero();
     }
@@ -254,7 +255,7 @@ class RefusedTryIT extends InventoryITSupport {
                 List.of(new InventoryClient.Item(sku, 4)));
         assertThat(refused.getStatusCode().value()).isEqualTo(503);
         assertThat(jdbc.queryForObject("SELECT refusal FROM stock_ledger WHERE xid = ? AND sku_id = ?", String.class,
-                tx.getXid(), sku)).isEqualTo(MysqlReservations.STOCK_RECOVERING);
+                tx.getXid(), sku)).isEqualTo("stock-recovering");
 
         commitAndWait(tx);
 

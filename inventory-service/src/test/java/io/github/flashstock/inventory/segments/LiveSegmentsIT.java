@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.reservation.InventoryClient;
-import io.github.flashstock.inventory.stock.StockCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

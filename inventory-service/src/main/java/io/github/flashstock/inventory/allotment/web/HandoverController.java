@@ -2,7 +2,7 @@ package io.github.flashstock.inventory.allotment.web;
 
 import io.github.flashstock.inventory.allotment.HandoverRow;
 import io.github.flashstock.inventory.allotment.StockHandover;
-import io.github.flashstock.inventory.stock.web.AdminController;
+import io.github.flashstock.inventory.catalog.web.AdminController;
 import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;

@@ -31,7 +31,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * answered 401 {@code unknown-caller} and nothing happens, before the request joins any global transaction. Counted
  * by the reason in the log; the answer says why, without saying whether the XID is live.
  */
-public class SignedCallers extends OncePerRequestFilter {
+class SignedCallers extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(SignedCallers.class);
 

@@ -1,12 +1,8 @@
 package io.github.flashstock.inventory.reservation.web;
 
-import io.github.flashstock.inventory.reservation.InsufficientStock;
-import io.github.flashstock.inventory.reservation.InventoryDegraded;
-import io.github.flashstock.inventory.reservation.PurchaseLimitExceeded;
-import io.github.flashstock.inventory.reservation.ReservationCancelled;
 import io.github.flashstock.inventory.reservation.ReservationLines;
-import io.github.flashstock.inventory.reservation.StockRecovering;
-import io.github.flashstock.inventory.reservation.UnknownSku;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryRefused;
 import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
@@ -28,49 +24,47 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 class ProblemAdvice extends BadInputAdvice {
 
-    @ExceptionHandler
-    ProblemDetail insufficient(InsufficientStock e) {
-        return with(ProblemDetails.of(HttpStatus.CONFLICT, "insufficient-stock", "Insufficient stock", e.getMessage()),
-                Map.of("skuId", e.skuId(), "requested", e.requested(), "available", e.available()));
-    }
-
-    @ExceptionHandler
-    ProblemDetail limit(PurchaseLimitExceeded e) {
-        return with(ProblemDetails.of(HttpStatus.CONFLICT, "purchase-limit-exceeded", "Purchase limit exceeded",
-                e.getMessage()), Map.of("skuId", e.skuId(), "limit", e.limit(), "alreadyBought", e.alreadyBought()));
-    }
-
-    @ExceptionHandler
-    ProblemDetail cancelled(ReservationCancelled e) {
-        return with(ProblemDetails.of(HttpStatus.CONFLICT, "reservation-cancelled", "Reservation already cancelled",
-                e.getMessage()), Map.of("skuId", e.skuId()));
-    }
-
-    @ExceptionHandler
-    ProblemDetail unknown(UnknownSku e) {
-        return Problems.unknownSku(e.skuId());
-    }
-
-    @ExceptionHandler
-    ResponseEntity<ProblemDetail> recovering(StockRecovering e) {
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
-                .body(with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-recovering",
-                        "Stock being recovered", e.getMessage()), Map.of("skuId", e.skuId())));
-    }
-
     /**
-     * Redis is out of reach and the MySQL store cannot take the reservation now (its rate limit is spent this second,
-     * or the SKU's reserve lacks the units while the rest are Redis's): nothing was reserved, and a retry in a moment
-     * may succeed.
+     * A refused Try: 409 for what the caller cannot change by waiting (stock, the purchase limit, a reservation
+     * cancelled first), 404 for an unknown SKU, 503 with {@code Retry-After} for what passes (a stale SKU being
+     * rebuilt, a busy MySQL store). The problem type is the refusal's code in kebab case, except where noted.
      */
     @ExceptionHandler
-    ResponseEntity<ProblemDetail> degraded(InventoryDegraded e) {
-        ProblemDetail p = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-degraded", "Inventory degraded",
-                e.getMessage());
-        if (e.skuId() != null) {
-            p.setProperty("skuId", e.skuId());
+    ResponseEntity<ProblemDetail> refused(TryRefused e) {
+        TryOutcome.Refusal r = e.refusal();
+        ProblemDetail p = switch (r.code()) {
+            case INSUFFICIENT_STOCK -> {
+                var s = (TryOutcome.InsufficientStock) r;
+                yield with(ProblemDetails.of(HttpStatus.CONFLICT, "insufficient-stock", "Insufficient stock",
+                        r.message()), Map.of("skuId", s.skuId(), "requested", s.requested(),
+                        "available", s.available()));
+            }
+            case PURCHASE_LIMIT_EXCEEDED -> {
+                var l = (TryOutcome.PurchaseLimitExceeded) r;
+                yield with(ProblemDetails.of(HttpStatus.CONFLICT, "purchase-limit-exceeded", "Purchase limit exceeded",
+                        r.message()), Map.of("skuId", l.skuId(), "limit", l.limit(),
+                        "alreadyBought", l.alreadyBought()));
+            }
+            case RESERVATION_CANCELLED -> with(ProblemDetails.of(HttpStatus.CONFLICT, "reservation-cancelled",
+                    "Reservation already cancelled", r.message()), Map.of("skuId", r.skuId()));
+            case UNKNOWN_SKU -> Problems.unknownSku(r.skuId());
+            case STALE_SKU -> with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-recovering",
+                    "Stock being recovered", r.message()), Map.of("skuId", r.skuId()));
+            case MYSQL_STORE_BUSY -> {
+                ProblemDetail busy = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-degraded",
+                        "Inventory degraded", r.message());
+                if (r.skuId() != null) {
+                    busy.setProperty("skuId", r.skuId());
+                }
+                yield busy;
+            }
+            default -> throw new IllegalStateException("not a refusal: " + r.code());
+        };
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(p.getStatus());
+        if (p.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()) {
+            answer.header(HttpHeaders.RETRY_AFTER, "1");
         }
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(p);
+        return answer.body(p);
     }
 
     @ExceptionHandler

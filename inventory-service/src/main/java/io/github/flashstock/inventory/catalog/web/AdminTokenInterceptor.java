@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.web;
+package io.github.flashstock.inventory.catalog.web;
 
 import io.github.flashstock.support.web.AdminGuard;
 import io.github.flashstock.support.web.AdminTokens;

@@ -1,8 +1,10 @@
-package io.github.flashstock.inventory.stock.web;
+package io.github.flashstock.inventory.catalog.web;
+
+import io.github.flashstock.inventory.stock.web.Problems;
 
 import io.github.flashstock.inventory.stock.RedisStock;
 import io.github.flashstock.inventory.stock.SkuStockRow;
-import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import org.springframework.http.HttpStatus;

@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock.web;
+package io.github.flashstock.inventory.catalog.web;
 
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -9,7 +9,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.github.flashstock.inventory.WebSliceSettings;
 import io.github.flashstock.inventory.stock.RedisStock;
 import io.github.flashstock.inventory.stock.SkuStockRow;
-import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

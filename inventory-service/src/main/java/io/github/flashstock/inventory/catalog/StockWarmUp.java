@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.stock;
+package io.github.flashstock.inventory.catalog;
 
 import io.github.flashstock.inventory.rebuild.EpochScript;
 import io.github.flashstock.inventory.rebuild.StockRecovery;

@@ -1,4 +1,14 @@
-package io.github.flashstock.inventory.stock;
+package io.github.flashstock.inventory.catalog;
+
+import io.github.flashstock.inventory.stock.InitOutcome;
+import io.github.flashstock.inventory.stock.InitScript;
+import io.github.flashstock.inventory.stock.RedisStock;
+import io.github.flashstock.inventory.stock.RedisStockReader;
+import io.github.flashstock.inventory.stock.RestockOutcome;
+import io.github.flashstock.inventory.stock.RestockScript;
+import io.github.flashstock.inventory.stock.SalesRecord;
+import io.github.flashstock.inventory.stock.SkuStockMapper;
+import io.github.flashstock.inventory.stock.SkuStockRow;
 
 import io.github.flashstock.inventory.allotment.LiveReserves;
 import io.github.flashstock.inventory.rebuild.RedisRebuilds;

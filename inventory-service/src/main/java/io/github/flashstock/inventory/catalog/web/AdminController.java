@@ -1,8 +1,10 @@
-package io.github.flashstock.inventory.stock.web;
+package io.github.flashstock.inventory.catalog.web;
+
+import io.github.flashstock.inventory.stock.web.Problems;
 
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.stock.SegmentCounts;
-import io.github.flashstock.inventory.stock.StockCatalog;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;

@@ -1,0 +1,58 @@
+package io.github.flashstock.inventory.reservation;
+
+import io.github.flashstock.inventory.InventorySettings;
+import io.github.flashstock.inventory.redis.RedisHealth;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * The Redis store: a Try is {@code lua/try.lua} through the coalescer, a second phase {@code lua/confirm.lua} or
+ * {@code lua/cancel.lua}, all through the circuit breaker ({@link RedisHealth}), which throws
+ * {@code RedisUnreachable} when Redis cannot be asked.
+ */
+@Component
+class RedisStore implements ReservationStore {
+
+    private final TryCoalescer tries;
+    private final ConfirmScript confirmScript;
+    private final CancelScript cancelScript;
+    private final RedisHealth redis;
+    private final InventorySettings settings;
+
+    RedisStore(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript, RedisHealth redis,
+               InventorySettings settings) {
+        this.tries = tries;
+        this.confirmScript = confirmScript;
+        this.cancelScript = cancelScript;
+        this.redis = redis;
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public TryOutcome reserve(TryRequest request, TryRoute route) {
+        return redis.call(() -> tries.reserve(request));
+    }
+
+    @Override
+    public Optional<PhaseOutcome> end(Phase phase, PhaseLine l, boolean lastWord) {
+        String sku = l.skuId();
+        return Optional.of(redis.call(() -> switch (phase) {
+            case CONFIRM -> confirmScript.run(sku, l.xid(), l.reservationId(), settings.fenceRetention(),
+                    l.line().quantity(), l.userId(), lastWord);
+            case CANCEL -> cancelScript.run(sku, l.xid(), l.reservationId(), settings.fenceRetention());
+        }));
+    }
+
+    @Override
+    public PhaseOutcome refuse(PhaseLine l, TryOutcome.Refusal refusal) {
+        CancelScript.RecordedRefusal recorded = CancelScript.RecordedRefusal.of(refusal).orElseThrow(() ->
+                new IllegalArgumentException("Redis records refusals for stock and for the limit only: " + refusal));
+        return redis.call(() -> cancelScript.refuse(l.skuId(), l.xid(), l.reservationId(), settings.fenceRetention(),
+                recorded));
+    }
+}
