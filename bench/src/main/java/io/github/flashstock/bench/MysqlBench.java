@@ -2,13 +2,13 @@ package io.github.flashstock.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.flashstock.devstack.Endpoints;
-import io.github.flashstock.inventory.reservation.MysqlReservations;
+import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
-import io.github.flashstock.inventory.stock.ReserveLevels;
+import io.github.flashstock.inventory.allotment.ReserveLevels;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.jdbc.SkuStockMapper;
-import io.github.flashstock.inventory.stock.jdbc.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.SkuStockMapper;
+import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.Arrays;

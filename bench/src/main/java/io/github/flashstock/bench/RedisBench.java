@@ -7,8 +7,8 @@ import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockLine;
-import io.github.flashstock.inventory.stock.redis.InitScript;
-import io.github.flashstock.inventory.stock.redis.ReplicaWait;
+import io.github.flashstock.inventory.stock.InitScript;
+import io.github.flashstock.inventory.redis.ReplicaWait;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -180,7 +180,7 @@ final class RedisBench implements AutoCloseable {
      * {@code nacos-config/inventory-service.yaml} ships it, with its lock-free window), as the Try action calls it.
      */
     Result javaPathThroughTheBreaker(int clients, int requests) throws Exception {
-        io.github.flashstock.inventory.stock.redis.RedisHealth health = new io.github.flashstock.inventory.stock.redis
+        io.github.flashstock.inventory.redis.RedisHealth health = new io.github.flashstock.inventory.stock.redis
                 .RedisHealth(io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry.of(
                 io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
                         .slidingWindowType(io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType
