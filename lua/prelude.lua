@@ -10,6 +10,9 @@
 -- Line numbers: Redis reports lines of what it was sent, so a line L in an error (user_script:L) is line L - P of
 -- the script, P being the number of lines of this file (`wc -l < lua/prelude.lua`; the loader drops this file's
 -- final newline and joins with one, so the script's first line is P + 1).
+--
+-- By hand: bin/lua-eval <script> [keys...] [, args...] sends prelude + script with `redis-cli --eval` (set
+-- REDIS_CLI_ARGS, e.g. "-p 26999", for the server) and shows error lines as the script's own.
 
 -- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
 local EVENTS_KEPT = 100000
