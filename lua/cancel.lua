@@ -29,63 +29,7 @@
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL = 0, 1, 2, 3, 4
 
--- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
-local EVENTS_KEPT = 100000
-
--- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
--- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
-local function append_event(stock, phase, at, events)
-  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
-    'events', cjson.encode(events))
-end
-
--- One clock for every script: the Redis server's, in milliseconds.
-local function now_millis()
-  local t = redis.call('TIME')
-  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
-
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
-
--- Gives a TRIED reservation's units back: out of reserved and into available, in the segments its record names
--- (units of a draining segment, one beyond the active count since a resegment, go to an active one, and an
--- emptied draining segment goes), and the buyer's count down by them; the record leaves the open set. The caller
--- sets the record's new state.
-local function release_reservation(stock, fence, record)
-  local quantity = tonumber(record.quantity)
-  local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
-  for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
-    local s = tonumber(segment)
-    local units = tonumber(take)
-    local key = stock .. ':seg:' .. s
-    local reserved = redis.call('HINCRBY', key, 'reserved', -units)
-    if s >= count then
-      -- Tries no longer search a draining segment, so the released units become available in an active one
-      redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
-      if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
-        redis.call('DEL', key)
-      end
-    else
-      redis.call('HINCRBY', key, 'available', units)
-    end
-  end
-  redis.call('HINCRBY', stock, 'reserved', -quantity)
-  redis.call('HINCRBY', stock, 'available', quantity)
-  local buyer = stock .. ':buyer:' .. record.user
-  if redis.call('DECRBY', buyer, quantity) <= 0 then
-    redis.call('DEL', buyer)
-  end
-  redis.call('SREM', stock .. ':open', fence)
-end
+-- From prelude.lua (the loader puts it before this script): append_event, now_millis, fields, release_reservation.
 
 local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]

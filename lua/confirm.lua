@@ -41,37 +41,7 @@
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED, REFUSED =
   0, 1, 2, 3, 4, 5, 6, 7, 8
 
--- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
-local EVENTS_KEPT = 100000
-
--- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
--- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
-local function append_event(stock, phase, at, events)
-  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
-    'events', cjson.encode(events))
-end
-
--- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
-local function server_id()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-end
-
--- One clock for every script: the Redis server's, in milliseconds.
-local function now_millis()
-  local t = redis.call('TIME')
-  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
-
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
+-- From prelude.lua (the loader puts it before this script): append_event, server_id, now_millis, fields.
 
 local stock = KEYS[1]
 local fence = stock .. ':tx:' .. ARGV[1] .. ':' .. ARGV[2]

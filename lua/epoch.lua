@@ -9,10 +9,7 @@
 -- Idempotency: reads only.
 local CURRENT, STALE, UNKNOWN_SKU = 0, 1, 2
 
--- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
-local function server_id()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-end
+-- From prelude.lua (the loader puts it before this script): server_id.
 
 if redis.call('HEXISTS', KEYS[1], 'segments') == 0 then
   return {UNKNOWN_SKU}

@@ -24,30 +24,7 @@
 
 local MOVED, ALREADY_APPLIED, UNKNOWN_SKU, STALE_SKU, REBUILDING = 0, 1, 2, 3, 4
 
--- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
-local function server_id()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-end
-
--- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
-local function share_of(units, count, s)
-  local share = math.floor(units / count)
-  if s < units % count then
-    return share + 1
-  end
-  return share
-end
-
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
+-- From prelude.lua (the loader puts it before this script): server_id, fields, share_of.
 
 local stock = KEYS[1]
 local direction = ARGV[1]

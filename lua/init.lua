@@ -17,49 +17,8 @@
 -- Idempotency: a replay finds EXISTS.
 local CREATED, EXISTS = 0, 1
 
--- The handovers a rebuild settles (see handover.lua): ARGV[from] = their count n, ARGV[from + 1] = seconds to
--- remember them, then n pairs (operation id, units). Returns the list and the index after it.
-local function handovers_at(from)
-  local n = tonumber(ARGV[from])
-  local list = {}
-  for i = 1, n do
-    list[i] = {ARGV[from + 2 * i], ARGV[from + 2 * i + 1]}
-  end
-  return list, tonumber(ARGV[from + 1]), from + 2 + 2 * n
-end
-
--- Marks each handover as applied in Redis with its units, the rebuilt counters having accounted for it; a mark
--- already there stays as it is.
-local function remember_handovers(stock, list, seconds)
-  for _, h in ipairs(list) do
-    redis.call('SET', stock .. ':handover:' .. h[1], h[2], 'NX', 'EX', seconds)
-  end
-end
-
--- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
-local function server_id()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-end
-
--- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
-local function share_of(units, count, s)
-  local share = math.floor(units / count)
-  if s < units % count then
-    return share + 1
-  end
-  return share
-end
-
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
+-- From prelude.lua (the loader puts it before this script):
+--   server_id, fields, share_of, handovers_at, remember_handovers.
 
 local stock = KEYS[1]
 local available = tonumber(ARGV[1])

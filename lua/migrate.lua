@@ -16,16 +16,7 @@
 --   2 UNKNOWN_SKU      no stock hash: nothing changed
 local MIGRATED, ALREADY_CURRENT, UNKNOWN_SKU = 0, 1, 2
 
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
+-- From prelude.lua (the loader puts it before this script): fields.
 
 local stock = KEYS[1]
 local sku = fields(stock, 'segments', 'seg_span', 'total', 'locked', 'sold', 'available', 'reserved')

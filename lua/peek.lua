@@ -15,10 +15,7 @@
 
 local AVAILABLE, ASK_THE_TRY = 0, 1
 
--- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
-local function server_id()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
-end
+-- From prelude.lua (the loader puts it before this script): server_id.
 
 local stock = KEYS[1]
 local h = redis.call('HMGET', stock, 'segments', 'available', 'epoch')

@@ -15,25 +15,7 @@
 
 local RESEGMENTED, UNCHANGED, UNKNOWN_SKU = 0, 1, 2
 
--- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
-local function share_of(units, count, s)
-  local share = math.floor(units / count)
-  if s < units % count then
-    return share + 1
-  end
-  return share
-end
-
--- The named fields of a hash, by name (nil where absent).
-local function fields(key, ...)
-  local names = {...}
-  local values = redis.call('HMGET', key, unpack(names))
-  local named = {}
-  for i, name in ipairs(names) do
-    named[name] = values[i]
-  end
-  return named
-end
+-- From prelude.lua (the loader puts it before this script): fields, share_of.
 
 local stock = KEYS[1]
 local target = tonumber(ARGV[1])

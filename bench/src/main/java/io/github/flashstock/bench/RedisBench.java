@@ -1,14 +1,15 @@
 package io.github.flashstock.bench;
 
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.reservation.TryCoalescer;
 import io.github.flashstock.inventory.reservation.TryCoalescing;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.TryScript;
-import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.InitScript;
-import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
@@ -70,9 +70,10 @@ final class RedisBench implements AutoCloseable {
         tryScript = new TryScript(redis);
         coalescer = new TryCoalescer(tryScript, COALESCING, new SimpleMeterRegistry());
         init = new InitScript(redis);
-        source = new ClassPathResource("lua/try.lua").getContentAsByteArray();
-        sourceWithoutEvents = withoutEvents(new String(source, java.nio.charset.StandardCharsets.UTF_8))
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        // the text the service sends: prelude.lua, then try.lua
+        String tryLua = Scripts.source("try.lua");
+        source = tryLua.getBytes(StandardCharsets.UTF_8);
+        sourceWithoutEvents = withoutEvents(tryLua).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The script without its last block, the one that appends the call's TRIED events to the SKUs' streams. */

@@ -15,19 +15,21 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * Each script's header lists exactly the reply codes its Java decoder knows, by the same names and in the same order
- * (one name per outcome: the metric tags are these names in lower case).
+ * (one name per outcome: the metric tags are these names in lower case); the shared helpers live in the prelude only.
  */
 class ScriptContractTest {
 
@@ -76,7 +78,8 @@ class ScriptContractTest {
 
     /**
      * One stock vocabulary: only the migration may name the first release's fields ({@code total}, {@code locked});
-     * every other script reads and writes stocked, available, reserved and sold.
+     * every other script, and the prelude that precedes them all, reads and writes stocked, available, reserved and
+     * sold.
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
@@ -85,52 +88,78 @@ class ScriptContractTest {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
         assertThat(code).doesNotContain("'total'", "'locked'", "\"total\"", "\"locked\"");
+        assertThat(text(Scripts.PRELUDE)).doesNotContain("'total'", "'locked'", "\"total\"", "\"locked\"");
     }
 
     /**
-     * Helpers several scripts need are written once and kept identical wherever they appear (a script is sent to
-     * Redis whole, so each carries its own copy): the clock, named hash fields, the even spread over segments, the
-     * server's identity.
+     * Helpers several scripts need are written once, in {@code lua/prelude.lua}, which {@link Scripts} puts before
+     * every script: no script defines a function under a prelude helper's name again (a copy crept back, or a local
+     * version that would shadow the shared one).
      */
     @ParameterizedTest
-    @CsvSource({
-            "now_millis, try.lua confirm.lua cancel.lua recover.lua mirror.lua",
-            "fields, try.lua confirm.lua cancel.lua init.lua restock.lua resegment.lua reload.lua migrate.lua recover.lua"
-                    + " handover.lua mirror.lua",
-            "share_of, init.lua restock.lua resegment.lua reload.lua recover.lua handover.lua",
-            "server_id, try.lua confirm.lua init.lua recover.lua epoch.lua handover.lua peek.lua",
-            "append_event, try.lua confirm.lua cancel.lua mirror.lua",
-            "release_reservation, cancel.lua mirror.lua"})
-    void sharedHelpersAreIdentical(String helper, String scripts) throws IOException {
-        Map<String, String> copies = new LinkedHashMap<>();
-        for (String script : ALL_SCRIPTS) {
-            String body = helper(script, helper);
-            if (body != null) {
-                copies.put(script, body);
-            }
-        }
+    @MethodSource("scriptsInLua")
+    void noScriptDefinesAPreludeHelperAgain(String script) throws IOException {
+        String code = text(script);
+        List<String> again = preludeHelpers().stream().filter(name -> definesFunction(code, name)).toList();
 
-        assertThat(copies.keySet()).containsExactlyInAnyOrder(scripts.split(" "));
-        assertThat(copies.values().stream().distinct()).as("copies of %s", helper).hasSize(1);
+        assertThat(again).as("prelude helpers defined again in %s", script).isEmpty();
     }
 
-    /** One clock: the server's, read only through {@code now_millis}; no script takes the time from its caller. */
+    /** The prelude holds what several scripts share; a helper only one script uses belongs in that script. */
+    @Test
+    void everyPreludeHelperServesSeveralScripts() throws IOException {
+        assertThat(preludeHelpers()).contains("fields", "server_id", "share_of", "now_millis", "append_event",
+                "release_reservation");
+        for (String helper : preludeHelpers()) {
+            Pattern call = Pattern.compile("\\b" + helper + "\\(");
+            List<String> users = new ArrayList<>();
+            for (String script : scriptsInLua()) {
+                if (call.matcher(text(script)).find()) {
+                    users.add(script);
+                }
+            }
+            assertThat(users).as("scripts calling %s", helper).hasSizeGreaterThanOrEqualTo(2);
+        }
+    }
+
+    /**
+     * What Redis is sent is the prelude, one newline, then the script, so the script's line n is line P + n of it,
+     * P being the prelude file's line count ({@code wc -l}, as its header and {@code bin/lua-eval} say): the prelude
+     * ends with the {@code end} of its last helper and one newline.
+     */
+    @ParameterizedTest
+    @MethodSource("scriptsInLua")
+    void theLoaderPutsThePreludeBeforeTheScript(String script) throws IOException {
+        String prelude = text(Scripts.PRELUDE);
+        String sent = Scripts.source(script);
+        long preludeLines = prelude.chars().filter(c -> c == '\n').count();
+
+        assertThat(prelude).endsWith("\nend\n");
+        assertThat(sent).isEqualTo(prelude + text(script));
+        assertThat(sent.lines().skip(preludeLines).findFirst()).as("line P + 1 of what %s sends", script)
+                .hasValue(text(script).lines().findFirst().orElseThrow());
+    }
+
+    /**
+     * One clock: the server's, read only through the prelude's {@code now_millis}; no script takes the time from its
+     * caller.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
             "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
-        String helper = helper(script, "now_millis");
 
-        int reads = code.split("redis\\.call\\('TIME'\\)", -1).length - 1;
-        assertThat(reads).isEqualTo(helper == null ? 0 : 1);
+        assertThat(code).doesNotContain("'TIME'");
         assertThat(code).doesNotContainIgnoringCase("caller's clock");
+        assertThat(text(Scripts.PRELUDE).split("redis\\.call\\('TIME'\\)", -1)).as("TIME reads in the prelude")
+                .hasSize(2);
     }
 
     /**
-     * Stock events go into the SKU's stream only through {@code append_event}, with one cap on unsent events: the
-     * phases that move stock (and the mirror, when it releases a duplicate) append one, and no other script writes to
-     * a stream.
+     * Stock events go into the SKU's stream only through the prelude's {@code append_event}, with one cap on unsent
+     * events: the phases that move stock (and the mirror, when it releases a duplicate) append one, and no other script
+     * writes to a stream.
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
@@ -140,23 +169,47 @@ class ScriptContractTest {
         // mirror.lua releases a duplicate Redis reservation as cancel.lua would, with its CANCELLED event
         boolean phase = List.of("try.lua", "confirm.lua", "cancel.lua", "mirror.lua").contains(script);
 
-        assertThat(code.split("'XADD'", -1).length - 1).as(script).isEqualTo(phase ? 1 : 0);
-        assertThat(code.contains("local EVENTS_KEPT = 100000\n")).as(script).isEqualTo(phase);
-        if (phase) {
-            assertThat(code.split("append_event\\(", -1).length - 1).as("definition and uses in %s", script)
-                    .isGreaterThanOrEqualTo(2);
-        }
+        assertThat(code).as(script).doesNotContain("'XADD'", "EVENTS_KEPT =");
+        assertThat(code.contains("append_event(")).as("%s appends events", script).isEqualTo(phase);
+        String prelude = text(Scripts.PRELUDE);
+        assertThat(prelude.split("'XADD'", -1)).as("XADD in the prelude").hasSize(2);
+        assertThat(prelude).contains("local EVENTS_KEPT = 100000\n");
     }
 
-    private static final List<String> ALL_SCRIPTS = List.of("try.lua", "confirm.lua", "cancel.lua", "init.lua",
-            "restock.lua", "resegment.lua", "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua",
-            "handover.lua", "mirror.lua", "peek.lua");
+    /** Every script in {@code lua/} on the class path, the prelude aside. */
+    static List<String> scriptsInLua() throws IOException {
+        List<String> names = new ArrayList<>();
+        for (Resource r : new PathMatchingResourcePatternResolver().getResources("classpath:lua/*.lua")) {
+            if (!Scripts.PRELUDE.equals(r.getFilename())) {
+                names.add(r.getFilename());
+            }
+        }
+        assertThat(names).as("scripts in lua/").hasSizeGreaterThan(10);
+        return names.stream().sorted().toList();
+    }
 
-    /** The text of {@code local function name(...)} up to its closing {@code end} at the line start; null if none. */
-    private static String helper(String script, String name) throws IOException {
-        String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
-        Matcher m = Pattern.compile("(?ms)^local function " + name + "\\(.*?^end$").matcher(code);
-        return m.find() ? m.group() : null;
+    /**
+     * Whether the code defines a function of that name: {@code [local] function name(} or {@code [local] name =
+     * function}, at any indentation.
+     */
+    private static boolean definesFunction(String code, String name) {
+        String quoted = Pattern.quote(name);
+        return Pattern.compile("(?m)^\\s*(local\\s+)?function\\s+" + quoted + "\\s*\\(").matcher(code).find()
+                || Pattern.compile("(?m)^\\s*(local\\s+)?" + quoted + "\\s*=\\s*function\\b").matcher(code).find();
+    }
+
+    /** The names of the prelude's {@code local function}s. */
+    private static List<String> preludeHelpers() throws IOException {
+        Matcher m = Pattern.compile("(?m)^local function (\\w+)\\(").matcher(text(Scripts.PRELUDE));
+        List<String> names = new ArrayList<>();
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private static String text(String script) throws IOException {
+        return new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
     }
 
     /** {@link RebuildLock} runs release.lua without reading its reply; its two codes, for the header check. */

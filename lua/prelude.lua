@@ -1,0 +1,106 @@
+-- prelude.lua: the helpers that several scripts use, written once. It is no script of its own: whoever loads a
+-- script from lua/ sends this file's text, then a newline, then the script (Scripts.source in inventory-service,
+-- which every script wrapper and the benchmarks go through), so each script sees these locals as if it had
+-- written them at its top. A script must not define a function under one of these names again
+-- (ScriptContractTest fails on such a copy); a helper that only one script needs stays in that script.
+--
+-- Only definitions here: nothing may run a Redis command or read KEYS/ARGV while the prelude itself runs, since it
+-- runs before every script.
+--
+-- Line numbers: Redis reports lines of what it was sent, so a line L in an error (user_script:L) is line L - P of
+-- the script, P being the number of lines of this file (`wc -l < lua/prelude.lua`; the loader drops this file's
+-- final newline and joins with one, so the script's first line is P + 1).
+--
+-- By hand: bin/lua-eval <script> [keys...] [, args...] sends prelude + script with `redis-cli --eval` (set
+-- REDIS_CLI_ARGS, e.g. "-p 26999", for the server) and shows error lines as the script's own.
+
+-- Unsent entries a SKU's stream keeps at most (approximately: XADD MAXLEN ~) while RocketMQ cannot take them.
+local EVENTS_KEPT = 100000
+
+-- Appends one entry to the SKU's event stream: the phase, the server's time, and the events of this call on this
+-- SKU as a JSON array of [xid, reservation id, branch id, quantity, user id].
+local function append_event(stock, phase, at, events)
+  redis.call('XADD', stock .. ':events', 'MAXLEN', '~', EVENTS_KEPT, '*', 'phase', phase, 'at', at,
+    'events', cjson.encode(events))
+end
+
+-- Which Redis process this is: its run id, new at every start and on a replica promoted in a failover.
+local function server_id()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+end
+
+-- One clock for every script: the Redis server's, in milliseconds.
+local function now_millis()
+  local t = redis.call('TIME')
+  return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+
+-- The named fields of a hash, by name (nil where absent).
+local function fields(key, ...)
+  local names = {...}
+  local values = redis.call('HMGET', key, unpack(names))
+  local named = {}
+  for i, name in ipairs(names) do
+    named[name] = values[i]
+  end
+  return named
+end
+
+-- Segment s's part when units are spread evenly over count segments (the first ones take the remainder).
+local function share_of(units, count, s)
+  local share = math.floor(units / count)
+  if s < units % count then
+    return share + 1
+  end
+  return share
+end
+
+-- The handovers a rebuild settles (see handover.lua): ARGV[from] = their count n, ARGV[from + 1] = seconds to
+-- remember them, then n pairs (operation id, units). Returns the list and the index after it.
+local function handovers_at(from)
+  local n = tonumber(ARGV[from])
+  local list = {}
+  for i = 1, n do
+    list[i] = {ARGV[from + 2 * i], ARGV[from + 2 * i + 1]}
+  end
+  return list, tonumber(ARGV[from + 1]), from + 2 + 2 * n
+end
+
+-- Marks each handover as applied in Redis with its units, the rebuilt counters having accounted for it; a mark
+-- already there stays as it is.
+local function remember_handovers(stock, list, seconds)
+  for _, h in ipairs(list) do
+    redis.call('SET', stock .. ':handover:' .. h[1], h[2], 'NX', 'EX', seconds)
+  end
+end
+
+-- Gives a TRIED reservation's units back: out of reserved and into available, in the segments its record names
+-- (units of a draining segment, one beyond the active count since a resegment, go to an active one, and an
+-- emptied draining segment goes), and the buyer's count down by them; the record leaves the open set. The caller
+-- sets the record's new state. (cancel.lua, and mirror.lua when it releases a duplicate.)
+local function release_reservation(stock, fence, record)
+  local quantity = tonumber(record.quantity)
+  local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
+  for segment, take in string.gmatch(record.alloc, '(%d+):(%d+)') do
+    local s = tonumber(segment)
+    local units = tonumber(take)
+    local key = stock .. ':seg:' .. s
+    local reserved = redis.call('HINCRBY', key, 'reserved', -units)
+    if s >= count then
+      -- Tries no longer search a draining segment, so the released units become available in an active one
+      redis.call('HINCRBY', stock .. ':seg:' .. (s % count), 'available', units)
+      if reserved <= 0 and tonumber(redis.call('HGET', key, 'available') or '0') <= 0 then
+        redis.call('DEL', key)
+      end
+    else
+      redis.call('HINCRBY', key, 'available', units)
+    end
+  end
+  redis.call('HINCRBY', stock, 'reserved', -quantity)
+  redis.call('HINCRBY', stock, 'available', quantity)
+  local buyer = stock .. ':buyer:' .. record.user
+  if redis.call('DECRBY', buyer, quantity) <= 0 then
+    redis.call('DEL', buyer)
+  end
+  redis.call('SREM', stock .. ':open', fence)
+end
