@@ -181,7 +181,7 @@ final class RedisBench implements AutoCloseable {
      * {@code nacos-config/inventory-service.yaml} ships it, with its lock-free window), as the Try action calls it.
      */
     Result javaPathThroughTheBreaker(int clients, int requests) throws Exception {
-        io.github.flashstock.inventory.redis.RedisHealth health = new io.github.flashstock.inventory.stock.redis
+        io.github.flashstock.inventory.redis.RedisHealth health = new io.github.flashstock.inventory.redis
                 .RedisHealth(io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry.of(
                 io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
                         .slidingWindowType(io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType

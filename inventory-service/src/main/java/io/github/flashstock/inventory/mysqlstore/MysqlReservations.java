@@ -34,7 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the per-user limit relies on, and no gap locks are taken.
  */
 @Component
-class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
+public class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
@@ -68,7 +68,7 @@ class MysqlReservations implements org.springframework.beans.factory.Initializin
     private final javax.sql.DataSource dataSource;
     private final ReserveLevels levels;
 
-    MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
+    public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
                       javax.sql.DataSource dataSource, ReserveLevels levels) {
         this.levels = levels;
         this.skus = skus;
@@ -112,7 +112,7 @@ class MysqlReservations implements org.springframework.beans.factory.Initializin
      * @return among the refusals {@link TryOutcome.MysqlStoreBusy} when Redis is out of reach, the allotment lacks
      *         the units and Redis's share has some: the truthful answer is "not now", not "sold out"
      */
-    TryOutcome reserve(TryRequest request, boolean redisReachable) {
+    public TryOutcome reserve(TryRequest request, boolean redisReachable) {
         if (request.lines().size() == 1) {
             Optional<TryOutcome> quick = inOneOrTwoTrips(request);
             if (quick.isPresent()) {

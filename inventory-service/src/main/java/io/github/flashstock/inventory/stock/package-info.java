@@ -1,5 +1,6 @@
 /**
- * The stock model, known to every feature and knowing none: SKU lines, stock views, the catalog (create, restock,
- * reload) and the stores that hold stock (Redis keys and scripts in {@code redis}, MySQL in {@code jdbc}).
+ * The stock model, known to every room: SKU rows ({@code sku_stock}), the ledger ({@code stock_ledger}), the Redis key
+ * layout, the stock reader, the scripts that create, restock and migrate a SKU, the sales record and the schema
+ * migration on start.
  */
 package io.github.flashstock.inventory.stock;

@@ -7,6 +7,7 @@ import io.github.flashstock.inventory.mysqlstore.MirrorScript;
 import io.github.flashstock.inventory.rebuild.EpochScript;
 import io.github.flashstock.inventory.rebuild.RecoverScript;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
+import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.reservation.PeekScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
