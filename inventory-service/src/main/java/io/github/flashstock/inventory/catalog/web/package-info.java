@@ -1,2 +1,2 @@
-/** HTTP adapters of stock: the stock view and the admin operations (both for the admin token) and the problem types. */
-package io.github.flashstock.inventory.stock.web;
+/** HTTP adapters of the catalog: the stock view and the admin operations (both for the admin token). */
+package io.github.flashstock.inventory.catalog.web;
