@@ -18,27 +18,27 @@
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
 --   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
 --                      nothing changed; the Confirm is the MySQL store's
---   5 RECOVERED        no record: q units were taken from available stock (active segments in order) and sold,
+--   5 TAKEN_UNRECORDED        no record: q units were taken from available stock (active segments in order) and sold,
 --                      the buyer's count raised, and a CONFIRMED record (recovered = 1) written, so a replay
 --                      finds ALREADY_APPLIED
 --   6 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
 --                      is taken; a CONFIRMED record (quantity 0, oversold = q) is written, and <KEYS[1]>:oversold
 --                      gets the fence key -> q, which the reconciler reports until an operator settles it
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
---                      lost writes explain: the CONFIRMED record, recovered = 1, is written and RECOVERED answered,
+--                      lost writes explain: the CONFIRMED record, recovered = 1, is written and TAKEN_UNRECORDED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
 --   7 UNRECORDED       no record, the SKU exists, and ARGV[6] is 0: nothing changed
 --   8 REFUSED          the record says the Try was refused (cancel.lua wrote it when the service refused the Try): the
 --                      coordinator committed a transaction whose Try this service refused, which no honest caller
 --                      does. Nothing is taken; the record keeps when that Confirm came (confirmed_at). The caller
 --                      answers the coordinator with success (a retry could change nothing) and raises a finding.
--- Events: APPLIED and RECOVERED append a CONFIRMED event to the SKU's stream in this same call (see try.lua).
+-- Events: APPLIED and TAKEN_UNRECORDED append a CONFIRMED event to the SKU's stream in this same call (see try.lua).
 -- (Codes 0-4 are cancel.lua's too: one decoder, PhaseOutcome, reads both.)
 -- Idempotency: only a TRIED record moves stock, and it moves exactly once; the records written without one make
 -- every replay ALREADY_APPLIED.
 
 -- Reply codes, as the header lists them.
-local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED, REFUSED =
+local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED, REFUSED =
   0, 1, 2, 3, 4, 5, 6, 7, 8
 
 -- From prelude.lua (the loader puts it before this script): append_event, server_id, now_millis, fields.
@@ -67,7 +67,7 @@ if not state then
       'ended_at', millis)
     redis.call('EXPIRE', fence, retention)
     append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
-    return {RECOVERED, units}
+    return {TAKEN_UNRECORDED, units}
   end
   if tonumber(sku.available) < units then
     redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', 0, 'oversold', units, 'user', user,
@@ -98,7 +98,7 @@ if not state then
     'recovered', 1, 'user', user, 'ended_at', millis)
   redis.call('EXPIRE', fence, retention)
   append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
-  return {RECOVERED, units}
+  return {TAKEN_UNRECORDED, units}
 end
 if state == 'CONFIRMED' then
   return {ALREADY_APPLIED, quantity}

@@ -15,7 +15,7 @@
 --   1 ALREADY_APPLIED  this operation id was applied before: nothing changed
 --   2 UNKNOWN_SKU      the SKU has no stock in Redis: nothing changed
 --   3 STALE_SKU        the SKU's epoch is not this server's run id (see try.lua): nothing changed; the service
---                      rebuilds it first (recover.lua), and the rebuild settles the handovers still pending
+--                      rebuilds it first (rebuild.lua), and the rebuild settles the handovers still pending
 --   4 REBUILDING       a rebuild of the SKU holds its lock (<KEYS[1]>:reload): nothing changed; try again after it.
 --                      A rebuild reads MySQL's record and the pending handovers under that lock and marks them, so
 --                      no handover step may slip in between its read and its write

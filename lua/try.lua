@@ -31,7 +31,7 @@
 --   6 STALE_SKU           the SKU's stock was built on another Redis process than this one (its epoch field is not
 --                         this server's run id): this server restarted or a replica took over since, and may have
 --                         lost acknowledged writes. It sells nothing until the service rebuilds it from the durable
---                         record (recover.lua).
+--                         record (rebuild.lua).
 -- Codes 2..6 change nothing for that reservation.
 -- A refused Try: the service records the refusal afterwards on every line of the reservation (a REFUSED record,
 -- cancel.lua), so that a Confirm of it takes nothing; a replay of the Try meets that record and gets the same

@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     redis_mirrored   TINYINT      NOT NULL DEFAULT 1
         COMMENT 'MYSQL rows: 0 until Redis reflects the row''s state (lua/mirror.lua: fence record, buyer count)',
     refusal          VARCHAR(32)  NULL
-        COMMENT 'REFUSED rows: the Try''s refusal (insufficient-stock, purchase-limit-exceeded, stock-recovering)',
+        COMMENT 'REFUSED rows: the Try''s refusal (insufficient-stock, purchase-limit-exceeded, stale-sku)',
     refused_confirm_at TIMESTAMP(3) NULL
         COMMENT 'REFUSED rows: when a Confirm met the refusal (a commit after a refused Try; a reconciler finding)',
     created_at       TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
@@ -87,7 +87,7 @@ CREATE TABLE IF NOT EXISTS restock_operation (
 -- what it found and did, and who asked.
 CREATE TABLE IF NOT EXISTS repair_audit (
     id               BIGINT        NOT NULL AUTO_INCREMENT,
-    action           VARCHAR(32)   NOT NULL COMMENT 'REBUILD_SKU | RELEASE_RESERVATION',
+    action           VARCHAR(32)   NOT NULL COMMENT 'RELOAD_SKU | RELEASE_RESERVATION',
     sku_id           VARCHAR(64)   NOT NULL,
     xid              VARCHAR(128)  NULL,
     reservation_key  VARCHAR(128)  NULL,

@@ -5,7 +5,7 @@ import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
-import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
@@ -56,7 +56,7 @@ final class MysqlBench implements AutoCloseable {
         SqlSessionTemplate sessions = new SqlSessionTemplate(factory.getObject());
         store = new MysqlReservations(sessions.getMapper(SkuStockMapper.class),
                 sessions.getMapper(StockLedgerMapper.class), new DataSourceTransactionManager(dataSource), dataSource,
-                new ReserveLevels(new SimpleMeterRegistry()));
+                new AllotmentLevels(new SimpleMeterRegistry()));
         store.afterPropertiesSet();
         jdbc = new JdbcTemplate(dataSource);
     }

@@ -189,7 +189,7 @@ public final class NacosAdmin {
 
     /**
      * {@code inventory-service.yaml} with one SKU's segment count set in {@code inventory.segments.skus}, the map
-     * indented by four. The file has a second empty {@code skus} map, the reserves' ({@code inventory.fallback.reserve},
+     * indented by four. The file has a second empty {@code skus} map, the reserves' ({@code inventory.mysql-store.allotment},
      * indented by six), which a plain replace of {@code "skus: {}"} would fill too: the SKU's reserve would become as
      * many units as it gets segments.
      */

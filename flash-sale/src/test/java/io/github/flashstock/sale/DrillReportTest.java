@@ -90,7 +90,7 @@ class DrillReportTest {
         assertThat(report(Drill.INVENTORY_KILL_ONE, 1, 0, 0, List.of(), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 1, 0, List.of(), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 1, List.of(), true, fine).clean()).isFalse();
-        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("STALE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of("OVERDUE_GLOBAL_SESSION"), true, fine).clean()).isFalse();
         assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), false, fine).clean()).isFalse();
         assertThat(new DrillReport(Drill.TC_KILL, 10, Map.of("201", 10), 0, 0, 1, List.of("500"), 0, List.of(),
                 List.of(fine), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ZERO, Duration.ZERO, true)

@@ -98,7 +98,7 @@ class ArchitectureTest {
             .that().haveSimpleNameNotEndingWith("Script")
             .and().doNotHaveSimpleName("Scripts")
             .and().doNotHaveSimpleName("RedisStockReader")
-            // the per-SKU lock the rebuild scripts hold: SET NX plus release.lua
+            // the per-SKU lock the rebuild scripts hold: SET NX plus unlock.lua
             .and().doNotHaveSimpleName("RebuildLock")
             // the SKUs' event streams the forwarder reads, acknowledges and trims (the scripts write them)
             .and().doNotHaveSimpleName("StockEventStream")

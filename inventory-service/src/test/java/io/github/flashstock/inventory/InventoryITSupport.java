@@ -32,15 +32,15 @@ import org.springframework.test.context.DynamicPropertySource;
         properties = {"inventory.admin-token=" + InventoryITSupport.ADMIN_TOKEN,
                 "inventory.callers.keys." + InventoryITSupport.CALLER + "=" + InventoryITSupport.CALLER_KEY,
                 "inventory.reconciliation.interval=1h",
-                "inventory.reconciliation.stale-after=2s",
-                "inventory.reconciliation.session-stale-after=2s",
+                "inventory.reconciliation.overdue-after=2s",
+                "inventory.reconciliation.session-overdue-after=2s",
                 "inventory.reconciliation.ledger-grace=1h",
                 "inventory.reconciliation.drift-recheck=200ms",
                 // the tests of other features count units in Redis; the MySQL store's tests give SKUs reserves of
-                // their own (a handover, or inventory.fallback.reserve.skus through LiveConfig), and the rebalancer
+                // their own (a handover, or inventory.mysql-store.allotment.skus through LiveConfig), and the rebalancer
                 // runs when a test asks for a round (or the reserves' settings change, or the Redis breaker closes)
-                "inventory.fallback.reserve.default=0",
-                "inventory.fallback.rebalance-interval=1h"})
+                "inventory.mysql-store.allotment.default=0",
+                "inventory.mysql-store.rebalance-interval=1h"})
 public abstract class InventoryITSupport {
 
     public static final String ADMIN_TOKEN = "test-admin-token";

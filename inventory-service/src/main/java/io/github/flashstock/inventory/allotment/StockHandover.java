@@ -70,11 +70,11 @@ public class StockHandover {
     private final MeterRegistry meters;
     private final Duration completeAfter;
     private final ApplicationEventPublisher events;
-    private final ReserveLevels levels;
+    private final AllotmentLevels levels;
 
     StockHandover(StockHandoverMapper handovers, SkuStockMapper skus, HandoverScript redis, TransactionTemplate tx,
                   InventorySettings settings, MeterRegistry meters,
-                  ApplicationEventPublisher events, ReserveLevels levels,
+                  ApplicationEventPublisher events, AllotmentLevels levels,
                   @Value("${inventory.handover.complete-after:10s}") Duration completeAfter) {
         this.events = events;
         this.levels = levels;

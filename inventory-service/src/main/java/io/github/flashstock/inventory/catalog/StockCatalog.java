@@ -10,7 +10,7 @@ import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
 import io.github.flashstock.inventory.stock.SkuStockRow;
 
-import io.github.flashstock.inventory.allotment.LiveReserves;
+import io.github.flashstock.inventory.allotment.LiveAllotments;
 import io.github.flashstock.inventory.rebuild.RedisRebuilds;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.rebuild.ReloadScript;
@@ -44,11 +44,11 @@ public class StockCatalog {
     private final ReloadScript reload;
     private final SalesRecord record;
     private final RedisRebuilds rebuilds;
-    private final LiveReserves reserves;
+    private final LiveAllotments reserves;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveReserves reserves) {
+                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveAllotments reserves) {
         this.rebuilds = rebuilds;
         this.reserves = reserves;
         this.record = record;
@@ -74,7 +74,7 @@ public class StockCatalog {
 
     /**
      * Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. Its reserve
-     * ({@link LiveReserves}) starts in MySQL's row, and Redis gets the rest: the two stores never count a unit twice,
+     * ({@link LiveAllotments}) starts in MySQL's row, and Redis gets the rest: the two stores never count a unit twice,
      * whichever step a crash cuts off (a SKU MySQL knows and Redis lacks is loaded from MySQL's row).
      */
     public Creation create(String skuId, long stocked, Integer perUserLimit, int segments) {
@@ -116,7 +116,7 @@ public class StockCatalog {
 
     /**
      * Loads a SKU that MySQL knows but Redis lacks, for a restock: Redis gets the units MySQL has available
-     * (neither sold nor reserved). (A Try or the start that finds one hands it to {@link StockRecovery}
+     * (neither sold nor reserved). (A Try or the start that finds one hands it to {@link SkuRebuilds}
      * instead, which first waits out the transactions that could hold units Redis lost.) One load per SKU at a time in this instance; across instances the
      * init script's never-overwrite rule makes a second load a no-op.
      *

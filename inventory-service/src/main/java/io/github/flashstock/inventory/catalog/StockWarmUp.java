@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.catalog;
 
 import io.github.flashstock.inventory.rebuild.EpochScript;
-import io.github.flashstock.inventory.rebuild.StockRecovery;
+import io.github.flashstock.inventory.rebuild.SkuRebuilds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -9,7 +9,7 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
 
 /**
- * At start, hands to {@link StockRecovery} every SKU that MySQL knows and Redis cannot sell from as it is: missing
+ * At start, hands to {@link SkuRebuilds} every SKU that MySQL knows and Redis cannot sell from as it is: missing
  * (Redis lost it, or never had it) or stale (Redis restarted or failed over while this instance was down). They
  * are built from MySQL in the background, so that buyers meet ready stock rather than the first Try finding them.
  */
@@ -20,9 +20,9 @@ class StockWarmUp implements ApplicationRunner {
 
     private final StockCatalog catalog;
     private final EpochScript epochs;
-    private final StockRecovery recovery;
+    private final SkuRebuilds recovery;
 
-    StockWarmUp(StockCatalog catalog, EpochScript epochs, StockRecovery recovery) {
+    StockWarmUp(StockCatalog catalog, EpochScript epochs, SkuRebuilds recovery) {
         this.catalog = catalog;
         this.epochs = epochs;
         this.recovery = recovery;

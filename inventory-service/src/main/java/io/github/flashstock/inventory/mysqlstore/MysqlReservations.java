@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.mysqlstore;
 
-import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
@@ -66,10 +66,10 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final TransactionTemplate tx;
     private final JdbcTemplate jdbc;
     private final javax.sql.DataSource dataSource;
-    private final ReserveLevels levels;
+    private final AllotmentLevels levels;
 
     public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
-                      javax.sql.DataSource dataSource, ReserveLevels levels) {
+                      javax.sql.DataSource dataSource, AllotmentLevels levels) {
         this.levels = levels;
         this.skus = skus;
         this.ledger = ledger;
@@ -301,7 +301,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         String refusal = ledger.rowsOfReservation(request.xid(), request.reservationId()).stream()
                 .filter(r -> r.skuId().equals(line.skuId())).findFirst().map(LedgerRow::refusal).orElse("");
         return switch (refusal) {
-            case STOCK_RECOVERING -> new TryOutcome.StaleSku(line.skuId());
+            case STALE_SKU -> new TryOutcome.StaleSku(line.skuId());
             case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
                     row.perUserLimit() == null ? 0 : row.perUserLimit(),
                     ledger.held(line.skuId(), request.userId(), request.xid(), request.reservationId()));
@@ -312,14 +312,14 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /** The refusals a REFUSED ledger row names. */
     static final String INSUFFICIENT_STOCK = "insufficient-stock";
     static final String PURCHASE_LIMIT_EXCEEDED = "purchase-limit-exceeded";
-    static final String STOCK_RECOVERING = "stock-recovering";
+    static final String STALE_SKU = "stale-sku";
 
     /** The name a REFUSED row gives this refusal. */
     static String refusalName(TryOutcome.Refusal refusal) {
         if (refusal instanceof TryOutcome.PurchaseLimitExceeded) {
             return PURCHASE_LIMIT_EXCEEDED;
         }
-        return refusal instanceof TryOutcome.StaleSku ? STOCK_RECOVERING : INSUFFICIENT_STOCK;
+        return refusal instanceof TryOutcome.StaleSku ? STALE_SKU : INSUFFICIENT_STOCK;
     }
 
     /**

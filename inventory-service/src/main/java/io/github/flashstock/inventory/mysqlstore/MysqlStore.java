@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The MySQL store as the router sees it: Tries within its rate limit ({@link MysqlPathLimit}), the phases of the
+ * The MySQL store as the router sees it: Tries within its rate limit ({@link MysqlStoreLimit}), the phases of the
  * lines it holds, the records of refusals, and after each change a nudge to the mirror, which tells Redis what this
  * store did. Tries are counted in {@code inventory.mysql-store.tries} by outcome and cause ({@link TryRoute#tag()}).
  */
@@ -20,11 +20,11 @@ import org.springframework.stereotype.Component;
 class MysqlStore implements ReservationStore {
 
     private final MysqlReservations reservations;
-    private final MysqlPathLimit limit;
-    private final ReserveMirror mirror;
+    private final MysqlStoreLimit limit;
+    private final MysqlStoreMirror mirror;
     private final MeterRegistry meters;
 
-    MysqlStore(MysqlReservations reservations, MysqlPathLimit limit, ReserveMirror mirror, MeterRegistry meters) {
+    MysqlStore(MysqlReservations reservations, MysqlStoreLimit limit, MysqlStoreMirror mirror, MeterRegistry meters) {
         this.reservations = reservations;
         this.limit = limit;
         this.mirror = mirror;

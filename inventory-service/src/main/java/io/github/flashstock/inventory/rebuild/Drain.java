@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Waiting until every global transaction the coordinator holds open now has ended (see {@link StockRecovery}). */
+/** Waiting until every global transaction the coordinator holds open now has ended (see {@link SkuRebuilds}). */
 final class Drain {
 
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
@@ -22,9 +22,9 @@ final class Drain {
      * @param pause       sleeps for the given time; false when interrupted
      * @return true once every transaction open at the call has ended (or, with no coordinator to ask, once the
      *         fixed wait is over); false when the coordinator could not be asked, or a transaction did not end,
-     *         within {@link RecoverySettings#drainTimeout()}
+     *         within {@link RebuildSettings#drainTimeout()}
      */
-    static boolean await(OpenTransactions coordinator, RecoverySettings settings, Set<String> waitingSkus,
+    static boolean await(OpenTransactions coordinator, RebuildSettings settings, Set<String> waitingSkus,
                          Predicate<Duration> pause) {
         if (!coordinator.configured()) {
             log.warn("no coordinator console configured: waiting {} before rebuilding, instead of watching the"

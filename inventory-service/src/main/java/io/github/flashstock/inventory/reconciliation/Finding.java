@@ -11,7 +11,7 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
         /** MySQL knows the SKU, Redis does not (it is loaded on first use; reported, not repaired). */
         REDIS_MISSING,
         /** A reservation has been TRIED for longer than the threshold; facts include the TC's view. */
-        STALE_RESERVATION,
+        OVERDUE_RESERVATION,
         /** A TRIED reservation has no ledger row after the grace period. */
         LEDGER_MISSING,
         /**
@@ -24,7 +24,7 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * sees them, and the ledger's state of every reservation under that XID (the branch's work as our stores
          * see it). The SKU is the first one the ledger names, empty when it names none.
          */
-        STALE_GLOBAL_SESSION,
+        OVERDUE_GLOBAL_SESSION,
         /**
          * A Confirm of a committed transaction found no reservation record in Redis (the Try never reached it, or
          * Redis lost it) and fewer units available than the transaction holds: those units were sold to someone

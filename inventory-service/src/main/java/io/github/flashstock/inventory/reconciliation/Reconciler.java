@@ -84,7 +84,7 @@ public class Reconciler {
             findings.addAll(check(sku, false));
         }
         findings.addAll(mysqlStore());
-        findings.addAll(staleSessions());
+        findings.addAll(overdueSessions());
         ReconciliationReport report = new ReconciliationReport(UUID.randomUUID().toString(), started, clock.instant(),
                 ids.size(), List.copyOf(findings));
         latest.set(report);
@@ -149,14 +149,14 @@ public class Reconciler {
         long nowMillis = clock.millis();
         for (RedisStockReader.OpenReservation open : redis.openReservations(sku)) {
             long age = nowMillis - open.triedAtMillis();
-            if (age >= settings.staleAfter().toMillis()) {
+            if (age >= settings.overdueAfter().toMillis()) {
                 Map<String, Object> facts = new LinkedHashMap<>();
                 facts.put("xid", open.xid());
                 facts.put("reservationId", open.reservationId());
                 facts.put("quantity", open.quantity());
                 facts.put("ageSeconds", age / 1000);
                 facts.put("transactionStatus", transactions.status(open.xid()));
-                findings.add(new Finding(Finding.Kind.STALE_RESERVATION, sku, facts));
+                findings.add(new Finding(Finding.Kind.OVERDUE_RESERVATION, sku, facts));
             }
             String state = ledger.state(open.xid(), open.reservationId(), sku);
             if (state == null && age >= settings.ledgerGrace().toMillis()) {
@@ -179,7 +179,7 @@ public class Reconciler {
         List<Finding> findings = new ArrayList<>();
         reserveDrift(sku, row.reserved(), ledger.reserveUnits(sku, "TRIED"), row.reserveSold(),
                 ledger.reserveUnits(sku, "CONFIRMED")).ifPresent(findings::add);
-        ledger.heldSince(sku, settings.staleAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
+        ledger.heldSince(sku, settings.overdueAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
         handovers.pendingOf(sku).stream().filter(this::pendingTooLong).forEach(h -> findings.add(pending(h)));
         return findings;
     }
@@ -206,8 +206,8 @@ public class Reconciler {
                 reserveDrift(sku, row.reserved(), units[0], row.reserveSold(), units[1]).ifPresent(findings::add);
             }
         }
-        ledger.heldSince(null, settings.staleAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
-        handovers.pendingSince(settings.staleAfter().toSeconds())
+        ledger.heldSince(null, settings.overdueAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
+        handovers.pendingSince(settings.overdueAfter().toSeconds())
                 .forEach(h -> findings.add(pending(h)));
         return findings;
     }
@@ -233,11 +233,11 @@ public class Reconciler {
         facts.put("quantity", held.get("quantity"));
         facts.put("ageSeconds", held.get("age"));
         facts.put("transactionStatus", transactions.status(String.valueOf(held.get("xid"))));
-        return new Finding(Finding.Kind.STALE_RESERVATION, String.valueOf(held.get("sku_id")), facts);
+        return new Finding(Finding.Kind.OVERDUE_RESERVATION, String.valueOf(held.get("sku_id")), facts);
     }
 
     private boolean pendingTooLong(HandoverRow h) {
-        return Duration.between(h.createdAt(), clock.instant()).toSeconds() >= settings.staleAfter().toSeconds();
+        return Duration.between(h.createdAt(), clock.instant()).toSeconds() >= settings.overdueAfter().toSeconds();
     }
 
     private Finding pending(HandoverRow h) {
@@ -247,19 +247,19 @@ public class Reconciler {
     }
 
     /**
-     * Global sessions the TC has held for longer than {@code session-stale-after}: the coordinator has not finished
+     * Global sessions the TC has held for longer than {@code session-overdue-after}: the coordinator has not finished
      * them (after a TC restart, sessions caught between a branch's phase two and its report can wait there), so the
      * operator sees each with what our ledger says its reservations became. Reported, never changed here.
      */
-    List<Finding> staleSessions() {
-        if (settings.sessionStaleAfter() == null) {
+    List<Finding> overdueSessions() {
+        if (settings.sessionOverdueAfter() == null) {
             return List.of();
         }
         long now = clock.millis();
         List<Finding> findings = new ArrayList<>();
         for (SeataTransactions.GlobalSessionView session : transactions.sessions()) {
             long age = now - session.beginTimeMillis();
-            if (age < settings.sessionStaleAfter().toMillis()) {
+            if (age < settings.sessionOverdueAfter().toMillis()) {
                 continue;
             }
             List<Map<String, Object>> rows = ledger.rowsOf(session.xid());
@@ -273,7 +273,7 @@ public class Reconciler {
             facts.put("branches", session.branches());
             facts.put("ledger", reservations);
             String sku = rows.isEmpty() ? "" : String.valueOf(rows.get(0).get("sku_id"));
-            findings.add(new Finding(Finding.Kind.STALE_GLOBAL_SESSION, sku, facts));
+            findings.add(new Finding(Finding.Kind.OVERDUE_GLOBAL_SESSION, sku, facts));
         }
         return findings;
     }

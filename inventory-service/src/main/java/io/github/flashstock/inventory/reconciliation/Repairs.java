@@ -45,7 +45,7 @@ public class Repairs {
                 && done.outcome() instanceof io.github.flashstock.inventory.rebuild.ReloadOutcome.Reloaded;
         String detail = rebuild.toString();
         if (applied) {
-            audit.record("REBUILD_SKU", skuId, null, null, detail, actor);
+            audit.record("RELOAD_SKU", skuId, null, null, detail, actor);
         }
         return new Result(applied, detail);
     }

@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
  * counts against it ({@link RedisFailures#unreachable}); an error reply is Redis answering. Closed, the calls go to
  * Redis. Open, they are refused at once, without waiting for a timeout, and Tries go to the MySQL store. Half-open,
  * they are still refused: only {@link #probe} calls test Redis, made by whoever must catch Redis up before it sells
- * again (the MySQL store's reservations, which Redis must count for their buyers: {@code ReserveMirror}); once they
+ * again (the MySQL store's reservations, which Redis must count for their buyers: {@code MysqlStoreMirror}); once they
  * succeed the breaker closes. Its state is a metric ({@code resilience4j.circuitbreaker.state}).
  */
 @Component

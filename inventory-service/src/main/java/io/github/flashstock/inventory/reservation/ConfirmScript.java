@@ -30,7 +30,7 @@ public class ConfirmScript extends SecondPhaseScript {
     }
 
     /**
-     * @param recover whether a missing record is recovered ({@link PhaseOutcome.Recovered},
+     * @param recover whether a missing record is recovered ({@link PhaseOutcome.TakenUnrecorded},
      *                {@link PhaseOutcome.Oversold}) or only reported ({@link PhaseOutcome.Unrecorded})
      */
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, long units,

@@ -77,10 +77,10 @@ public sealed interface PhaseOutcome {
      * Confirm only: no record, and the units the committed transaction holds were taken from available stock and
      * sold (a record now says so).
      */
-    record Recovered(long quantity) implements PhaseOutcome {
+    record TakenUnrecorded(long quantity) implements PhaseOutcome {
         @Override
         public Code code() {
-            return Code.RECOVERED;
+            return Code.TAKEN_UNRECORDED;
         }
     }
 
@@ -130,7 +130,7 @@ public sealed interface PhaseOutcome {
 
     /** The reply codes in order: both scripts' APPLIED to HELD_IN_MYSQL, then the Confirm's own four. */
     enum Code {
-        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, RECOVERED, OVERSOLD, UNRECORDED, REFUSED
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED, REFUSED
     }
 
     static PhaseOutcome decode(String script, List<Long> reply) {
@@ -145,7 +145,7 @@ public sealed interface PhaseOutcome {
             case NO_RECORD -> new NoRecord();
             case ENDED_OTHERWISE -> new EndedOtherwise(quantity);
             case HELD_IN_MYSQL -> new HeldInMysql(quantity);
-            case RECOVERED -> new Recovered(quantity);
+            case TAKEN_UNRECORDED -> new TakenUnrecorded(quantity);
             case OVERSOLD -> new Oversold(quantity);
             case UNRECORDED -> new Unrecorded();
             case REFUSED -> new Refused();

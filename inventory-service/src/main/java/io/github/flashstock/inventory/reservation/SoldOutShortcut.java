@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.redis.RedisHealth;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.micrometer.core.instrument.Counter;
@@ -31,13 +31,13 @@ public class SoldOutShortcut {
 
     private final PeekScript peek;
     private final RedisHealth redis;
-    private final ReserveLevels reserves;
+    private final AllotmentLevels reserves;
     private final SoldOutSettings settings;
     /** SKUs a Try of this instance was refused for and no read has found enough units of since. */
     private final Set<String> soldOut = ConcurrentHashMap.newKeySet();
     private final Counter refused;
 
-    SoldOutShortcut(PeekScript peek, RedisHealth redis, ReserveLevels reserves, SoldOutSettings settings,
+    SoldOutShortcut(PeekScript peek, RedisHealth redis, AllotmentLevels reserves, SoldOutSettings settings,
                     MeterRegistry meters) {
         this.peek = peek;
         this.redis = redis;

@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.allotment.ReserveLevels;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.events.StockEventsWritten;
 import io.github.flashstock.inventory.redis.RedisUnreachable;
@@ -41,13 +41,13 @@ class StoreRouter {
     private final ReservationStore mysql;
     private final SlotGroups slotGroups;
     private final StockCatalog catalog;
-    private final ReserveLevels allotments;
+    private final AllotmentLevels allotments;
     private final SalesRecord sales;
     private final ApplicationEventPublisher events;
     private final MeterRegistry meters;
 
     StoreRouter(RedisStore redis, @Qualifier(ReservationStore.MYSQL) ReservationStore mysql, SlotGroups slotGroups,
-                StockCatalog catalog, ReserveLevels allotments, SalesRecord sales, ApplicationEventPublisher events,
+                StockCatalog catalog, AllotmentLevels allotments, SalesRecord sales, ApplicationEventPublisher events,
                 MeterRegistry meters) {
         this.redis = redis;
         this.mysql = mysql;
@@ -198,7 +198,7 @@ class StoreRouter {
                 case REFUSED:
                     confirmOfRefused(l, ended.store());
                     break;
-                case RECOVERED:
+                case TAKEN_UNRECORDED:
                     log.warn("confirm found no reservation record for SKU {} (the Try never reached Redis, or Redis"
                             + " lost it): the committed {} unit(s) were taken from available stock", line.skuId(),
                             outcome.quantity());

@@ -55,7 +55,7 @@ class BrokerOutageIT extends InventoryITSupport {
                     h.set("TX_XID", tx.getXid());
                     int status = http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of(
                             "reservationId", "o-" + i, "userId", "u-" + i,
-                            "items", List.of(Map.of("skuId", sku, "quantity", 1))), h), String.class)
+                            "lines", List.of(Map.of("skuId", sku, "quantity", 1))), h), String.class)
                             .getStatusCode().value();
                     assertThat(status).as("reservation %d while the broker is down", i).isEqualTo(201);
                     if (i % 2 == 0) {

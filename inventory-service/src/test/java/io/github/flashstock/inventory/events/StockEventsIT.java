@@ -64,7 +64,7 @@ class StockEventsIT extends InventoryITSupport {
         headers.setContentType(MediaType.APPLICATION_JSON);
         headers.set("TX_XID", xid);
         assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-1",
-                "userId", "u-1", "items", List.of(Map.of("skuId", sku, "quantity", 2))), headers), String.class)
+                "userId", "u-1", "lines", List.of(Map.of("skuId", sku, "quantity", 2))), headers), String.class)
                 .getStatusCode().value()).isEqualTo(201);
 
         // The Try's event reaches the ledger while the reservation is open

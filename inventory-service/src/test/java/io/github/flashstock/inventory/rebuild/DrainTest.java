@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 /** The wait before a rebuild, against a scripted coordinator (no sleeping: pauses are only counted). */
 class DrainTest {
 
-    private static final RecoverySettings SETTINGS =
-            new RecoverySettings(Duration.ofMillis(1), Duration.ofSeconds(5), Duration.ofSeconds(120));
+    private static final RebuildSettings SETTINGS =
+            new RebuildSettings(Duration.ofMillis(1), Duration.ofSeconds(5), Duration.ofSeconds(120));
 
     /** Answers the scripted replies in turn, then the last one forever. */
     private static final class Coordinator implements OpenTransactions {
@@ -73,19 +73,19 @@ class DrainTest {
 
     @Test
     void givesUpWhenATransactionDoesNotEndInTime() {
-        RecoverySettings brief = new RecoverySettings(Duration.ofMillis(1), Duration.ofMillis(30), Duration.ZERO);
+        RebuildSettings brief = new RebuildSettings(Duration.ofMillis(1), Duration.ofMillis(30), Duration.ZERO);
         Coordinator tc = new Coordinator(true, Optional.of(Set.of("stuck")));
-        Predicate<Duration> sleep = d -> StockRecovery.pause(d);
+        Predicate<Duration> sleep = d -> SkuRebuilds.pause(d);
 
         assertThat(Drain.await(tc, brief, Set.of("sku"), sleep)).isFalse();
     }
 
     @Test
     void givesUpWhenTheCoordinatorCannotBeAskedAtAll() {
-        RecoverySettings brief = new RecoverySettings(Duration.ofMillis(1), Duration.ofMillis(30), Duration.ZERO);
+        RebuildSettings brief = new RebuildSettings(Duration.ofMillis(1), Duration.ofMillis(30), Duration.ZERO);
         Coordinator tc = new Coordinator(true, Optional.empty());
 
-        assertThat(Drain.await(tc, brief, Set.of("sku"), d -> StockRecovery.pause(d))).isFalse();
+        assertThat(Drain.await(tc, brief, Set.of("sku"), d -> SkuRebuilds.pause(d))).isFalse();
     }
 
     @Test

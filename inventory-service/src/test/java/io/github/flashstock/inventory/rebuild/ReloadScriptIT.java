@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** {@code lua/reload.lua} (with {@code lua/release.lua} for its lock): every reply code, and the lock. */
+/** {@code lua/reload.lua} (with {@code lua/unlock.lua} for its lock): every reply code, and the lock. */
 class ReloadScriptIT extends ScriptITSupport {
 
     @Test

@@ -114,7 +114,7 @@ class ReconciliationIT extends InventoryITSupport {
         h.setContentType(MediaType.APPLICATION_JSON);
         h.set("TX_XID", tx.getXid());
         assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-1",
-                "userId", "u-1", "items", List.of(Map.of("skuId", healthy, "quantity", 2))), h), String.class)
+                "userId", "u-1", "lines", List.of(Map.of("skuId", healthy, "quantity", 2))), h), String.class)
                 .getStatusCode().value()).isEqualTo(201);
         tx.commit();
         RootContext.unbind();
@@ -132,7 +132,7 @@ class ReconciliationIT extends InventoryITSupport {
         String ghostXid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
         assertThat(tryScript.run(ghostXid, "ghost-1", 1, "u-9", List.of(new StockLine(stale, 3))))
                 .isEqualTo(new TryOutcome.Reserved());
-        clock.advance(Duration.ofMillis(2_100)); // older than stale-after (2 s in tests), without waiting
+        clock.advance(Duration.ofMillis(2_100)); // older than overdue-after (2 s in tests), without waiting
 
         // When reconciliation runs
         JsonNode report = run();
@@ -147,7 +147,7 @@ class ReconciliationIT extends InventoryITSupport {
             assertThat(f.at("/facts/soldDifference").asLong()).isZero();
         });
         assertThat(findingsOf(report, stale)).singleElement().satisfies(f -> {
-            assertThat(f.path("kind").asText()).isEqualTo("STALE_RESERVATION");
+            assertThat(f.path("kind").asText()).isEqualTo("OVERDUE_RESERVATION");
             assertThat(f.at("/facts/xid").asText()).isEqualTo(ghostXid);
             assertThat(f.at("/facts/quantity").asLong()).isEqualTo(3);
             assertThat(f.at("/facts/transactionStatus").asText()).isEqualTo("NOT_FOUND");
@@ -169,7 +169,7 @@ class ReconciliationIT extends InventoryITSupport {
         assertThat(findingsOf(after, stale)).isEmpty();
         assertThat(new InventoryClient(http).stock(edited).at("/redis/available").asLong()).isEqualTo(10);
         assertThat(new InventoryClient(http).stock(stale).at("/redis/reserved").asLong()).isZero();
-        for (String[] expected : new String[][] {{edited, "REBUILD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
+        for (String[] expected : new String[][] {{edited, "RELOAD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
             JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
                     new HttpEntity<>(null, admin()), JsonNode.class).getBody();
             assertThat(audit).hasSize(1);
@@ -210,7 +210,7 @@ class ReconciliationIT extends InventoryITSupport {
             h.setContentType(MediaType.APPLICATION_JSON);
             h.set("TX_XID", xid);
             http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-2",
-                    "userId", "u-2", "items", List.of(Map.of("skuId", sku, "quantity", 1))), h), String.class);
+                    "userId", "u-2", "lines", List.of(Map.of("skuId", sku, "quantity", 1))), h), String.class);
 
             ResponseEntity<JsonNode> refused = http.exchange("/admin/reconciliation/reservations/release",
                     HttpMethod.POST, new HttpEntity<>(Map.of("skuId", sku, "xid", xid, "reservationId", "o-2"), admin()),
@@ -237,10 +237,10 @@ class ReconciliationIT extends InventoryITSupport {
             h.setContentType(MediaType.APPLICATION_JSON);
             h.set("TX_XID", xid);
             assertThat(http.exchange("/reservations", HttpMethod.POST, new HttpEntity<>(Map.of("reservationId", "o-3",
-                    "userId", "u-3", "items", List.of(Map.of("skuId", sku, "quantity", 2))), h), String.class)
+                    "userId", "u-3", "lines", List.of(Map.of("skuId", sku, "quantity", 2))), h), String.class)
                     .getStatusCode().value()).isEqualTo(201);
 
-            // When it is older than session-stale-after (2 s in tests) and its ledger row has arrived, a run reports
+            // When it is older than session-overdue-after (2 s in tests) and its ledger row has arrived, a run reports
             // it with the TC's view and the ledger's
             await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                     assertThat(sessionFindings(run(), xid)).singleElement().satisfies(f -> {
@@ -260,7 +260,7 @@ class ReconciliationIT extends InventoryITSupport {
 
     private static List<JsonNode> sessionFindings(JsonNode report, String xid) {
         return java.util.stream.StreamSupport.stream(report.path("findings").spliterator(), false)
-                .filter(f -> f.path("kind").asText().equals("STALE_GLOBAL_SESSION"))
+                .filter(f -> f.path("kind").asText().equals("OVERDUE_GLOBAL_SESSION"))
                 .filter(f -> xid.equals(f.at("/facts/xid").asText())).toList();
     }
 }

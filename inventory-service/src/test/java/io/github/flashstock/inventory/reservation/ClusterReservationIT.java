@@ -122,7 +122,7 @@ class ClusterReservationIT extends InventoryITSupport {
      * The master of a SKU's slot hands over to its replica ({@code CLUSTER FAILOVER}): the promoted node is another
      * Redis process, so the SKU is refused there until it is rebuilt from MySQL, and then sells what MySQL says is
      * left. (A coordinated failover loses nothing; one after a crash may lose the last writes, which the same
-     * rebuild covers: {@code StockRecoveryIT}, the {@code redis-aof-tail} drill.) The topology is put back after.
+     * rebuild covers: {@code SkuRebuildsIT}, the {@code redis-aof-tail} drill.) The topology is put back after.
      */
     @Test
     void aFailoverOfTheSkusMasterIsCaughtAndTheSkuRebuiltBeforeItSellsAgain() throws Exception {
@@ -139,7 +139,7 @@ class ClusterReservationIT extends InventoryITSupport {
             ResponseEntity<JsonNode> refused = reserveAndRollBack(sku, 1);
             assertThat(refused.getStatusCode().value()).as("%s", refused.getBody()).isEqualTo(503);
             assertThat(refused.getBody().path("type").asText())
-                    .isEqualTo("urn:flashstock:problem:inventory-recovering");
+                    .isEqualTo("urn:flashstock:problem:sku-rebuilding");
 
             String promotedRunId = serverInfo(masterAndReplica[1], "run_id");
             await().atMost(Duration.ofMinutes(3)).until(() -> promotedRunId.equals(
@@ -351,7 +351,7 @@ class ClusterReservationIT extends InventoryITSupport {
     org.springframework.data.redis.core.StringRedisTemplate redis;
 
     @Autowired
-    io.github.flashstock.inventory.rebuild.StockRecovery recovery;
+    io.github.flashstock.inventory.rebuild.SkuRebuilds recovery;
 
     /** One order of {@code units}, committed or rolled back; the reservation's status. */
     private int order(String sku, int units, boolean commit) throws Exception {

@@ -40,7 +40,7 @@ class ConfirmScriptIT extends ScriptITSupport {
         PhaseOutcome first = scripts.confirm.run(sku, xid, "order-1", RETENTION, 7, "bob");
         PhaseOutcome replay = scripts.confirm.run(sku, xid, "order-1", RETENTION, 7, "bob");
 
-        assertThat(first).isEqualTo(new PhaseOutcome.Recovered(7));
+        assertThat(first).isEqualTo(new PhaseOutcome.TakenUnrecorded(7));
         assertThat(replay).isEqualTo(new PhaseOutcome.AlreadyApplied(7));
         RedisStock stock = scripts.stock(sku);
         assertConserved(stock);

@@ -41,7 +41,7 @@ public final class InventoryClient {
     }
 
     public ResponseEntity<JsonNode> reserve(String xid, String reservationId, String userId, List<Item> items) {
-        return reserveRaw(xid, Map.of("reservationId", reservationId, "userId", userId, "items", items));
+        return reserveRaw(xid, Map.of("reservationId", reservationId, "userId", userId, "lines", items));
     }
 
     ResponseEntity<JsonNode> reserveRaw(String xid, Object body) {

@@ -59,7 +59,7 @@ class OutcomeDecodingTest {
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining(script);
         }
         // the Confirm's own four, for a reservation it finds no record of, or the refusal of
-        assertThat(PhaseOutcome.decode("confirm.lua", List.of(5L, 3L))).isEqualTo(new PhaseOutcome.Recovered(3));
+        assertThat(PhaseOutcome.decode("confirm.lua", List.of(5L, 3L))).isEqualTo(new PhaseOutcome.TakenUnrecorded(3));
         assertThat(PhaseOutcome.decode("confirm.lua", List.of(6L, 3L))).isEqualTo(new PhaseOutcome.Oversold(3));
         assertThat(PhaseOutcome.decode("confirm.lua", List.of(7L, 0L))).isEqualTo(new PhaseOutcome.Unrecorded());
         assertThat(PhaseOutcome.decode("confirm.lua", List.of(8L, 0L))).isEqualTo(new PhaseOutcome.Refused());

@@ -7,7 +7,7 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
-import io.github.flashstock.inventory.allotment.ReserveRebalancer;
+import io.github.flashstock.inventory.allotment.AllotmentRebalancer;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.redis.RedisHealth;
 import java.time.Duration;
@@ -63,7 +63,7 @@ class RedisOutageIT extends InventoryITSupport {
     RedisHealth health;
 
     @Autowired
-    ReserveRebalancer rebalancer;
+    AllotmentRebalancer rebalancer;
 
     @Autowired
     org.springframework.data.redis.core.StringRedisTemplate redis;
@@ -310,8 +310,8 @@ class RedisOutageIT extends InventoryITSupport {
                 boolean refused = status == 409 && (type.endsWith("insufficient-stock")
                         || type.endsWith("purchase-limit-exceeded"));
                 boolean notNow = status == 503 && "1".equals(r.getHeaders().getFirst("Retry-After"))
-                        && (type.endsWith("store-unavailable") || type.endsWith("inventory-degraded")
-                        || type.endsWith("inventory-recovering"));
+                        && (type.endsWith("store-unavailable") || type.endsWith("mysql-store-busy")
+                        || type.endsWith("sku-rebuilding"));
                 if (!refused && !notNow) {
                     unexpected.add(status + " " + r.getBody());
                 }

@@ -255,7 +255,7 @@ class RefusedTryIT extends InventoryITSupport {
                 List.of(new InventoryClient.Item(sku, 4)));
         assertThat(refused.getStatusCode().value()).isEqualTo(503);
         assertThat(jdbc.queryForObject("SELECT refusal FROM stock_ledger WHERE xid = ? AND sku_id = ?", String.class,
-                tx.getXid(), sku)).isEqualTo("stock-recovering");
+                tx.getXid(), sku)).isEqualTo("stale-sku");
 
         commitAndWait(tx);
 

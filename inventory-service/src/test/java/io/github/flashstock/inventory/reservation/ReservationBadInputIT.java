@@ -66,7 +66,7 @@ class ReservationBadInputIT extends InventoryITSupport {
     }
 
     static Stream<Arguments> badRequests() {
-        String overLine = "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"items\":[{\"skuId\":\"%s\",\"quantity\":1001}]}";
+        String overLine = "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"lines\":[{\"skuId\":\"%s\",\"quantity\":1001}]}";
         List<Map<String, Object>> many = new ArrayList<>();
         for (int i = 0; i < 21; i++) {
             many.add(Map.of("skuId", "SKU", "quantity", 1));
@@ -76,36 +76,36 @@ class ReservationBadInputIT extends InventoryITSupport {
                 Arguments.of("quantity negative", true, body("SKU", -2), 400, "invalid-request"),
                 Arguments.of("quantity above the per-line maximum", true, overLine, 400, "invalid-request"),
                 Arguments.of("lines of one SKU above the maximum together", true,
-                        Map.of("reservationId", "r1", "userId", "u1", "items",
+                        Map.of("reservationId", "r1", "userId", "u1", "lines",
                                 List.of(Map.of("skuId", "SKU", "quantity", 600), Map.of("skuId", "SKU", "quantity", 600))),
                         400, "invalid-request"),
                 Arguments.of("lines of one SKU whose sum overflows an int", true,
-                        Map.of("reservationId", "r1", "userId", "u1", "items", List.of(
+                        Map.of("reservationId", "r1", "userId", "u1", "lines", List.of(
                                 Map.of("skuId", "SKU", "quantity", Integer.MAX_VALUE),
                                 Map.of("skuId", "SKU", "quantity", Integer.MAX_VALUE))),
                         400, "invalid-request"),
-                Arguments.of("too many lines", true, Map.of("reservationId", "r1", "userId", "u1", "items", many),
+                Arguments.of("too many lines", true, Map.of("reservationId", "r1", "userId", "u1", "lines", many),
                         400, "invalid-request"),
-                Arguments.of("no lines", true, Map.of("reservationId", "r1", "userId", "u1", "items", List.of()),
+                Arguments.of("no lines", true, Map.of("reservationId", "r1", "userId", "u1", "lines", List.of()),
                         400, "invalid-request"),
-                Arguments.of("blank reservation id", true, Map.of("reservationId", " ", "userId", "u1", "items",
+                Arguments.of("blank reservation id", true, Map.of("reservationId", " ", "userId", "u1", "lines",
                         List.of(Map.of("skuId", "SKU", "quantity", 1))), 400, "invalid-request"),
-                Arguments.of("blank user id", true, Map.of("reservationId", "r1", "userId", "", "items",
+                Arguments.of("blank user id", true, Map.of("reservationId", "r1", "userId", "", "lines",
                         List.of(Map.of("skuId", "SKU", "quantity", 1))), 400, "invalid-request"),
                 Arguments.of("blank SKU id", true, body("", 1), 400, "invalid-request"),
                 Arguments.of("SKU id with braces", true, body("a{b}", 1), 400, "invalid-request"),
                 Arguments.of("malformed JSON", true, "{\"reservationId\":", 400, "malformed-request"),
                 Arguments.of("quantity overflows an int", true,
-                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"items\":[{\"skuId\":\"SKU\",\"quantity\":99999999999}]}",
+                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"lines\":[{\"skuId\":\"SKU\",\"quantity\":99999999999}]}",
                         400, "malformed-request"),
                 Arguments.of("quantity not a number", true,
-                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"items\":[{\"skuId\":\"SKU\",\"quantity\":\"two\"}]}",
+                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"lines\":[{\"skuId\":\"SKU\",\"quantity\":\"two\"}]}",
                         400, "malformed-request"),
                 Arguments.of("quantity a fraction (never rounded)", true,
-                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"items\":[{\"skuId\":\"SKU\",\"quantity\":1.5}]}",
+                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"lines\":[{\"skuId\":\"SKU\",\"quantity\":1.5}]}",
                         400, "malformed-request"),
                 Arguments.of("quantity a string of digits (never coerced)", true,
-                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"items\":[{\"skuId\":\"SKU\",\"quantity\":\"2\"}]}",
+                        "{\"reservationId\":\"r1\",\"userId\":\"u1\",\"lines\":[{\"skuId\":\"SKU\",\"quantity\":\"2\"}]}",
                         400, "malformed-request"),
                 Arguments.of("missing transaction", false, body("SKU", 1), 400, "missing-transaction"),
                 Arguments.of("unknown SKU", true, body("no-such-sku-" + UUID.randomUUID(), 1), 404, "unknown-sku"),
@@ -115,7 +115,7 @@ class ReservationBadInputIT extends InventoryITSupport {
 
     static Map<String, Object> body(String sku, int quantity) {
         return Map.of("reservationId", "r-" + UUID.randomUUID(), "userId", "u1",
-                "items", List.of(Map.of("skuId", sku, "quantity", quantity)));
+                "lines", List.of(Map.of("skuId", sku, "quantity", quantity)));
     }
 
     @ParameterizedTest(name = "{0}")

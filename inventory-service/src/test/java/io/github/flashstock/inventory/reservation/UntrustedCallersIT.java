@@ -65,7 +65,7 @@ class UntrustedCallersIT extends InventoryITSupport {
     }
 
     private String body(String reservationId, int quantity) {
-        return "{\"reservationId\":\"" + reservationId + "\",\"userId\":\"alice\",\"items\":[{\"skuId\":\"" + sku
+        return "{\"reservationId\":\"" + reservationId + "\",\"userId\":\"alice\",\"lines\":[{\"skuId\":\"" + sku
                 + "\",\"quantity\":" + quantity + "}]}";
     }
 
@@ -140,7 +140,7 @@ class UntrustedCallersIT extends InventoryITSupport {
         for (int i = 0; i < 5_000; i++) {
             items.append(i == 0 ? "" : ",").append("{\"skuId\":\"").append(sku).append("\",\"quantity\":1}");
         }
-        String huge = "{\"reservationId\":\"o-huge\",\"userId\":\"alice\",\"items\":[" + items + "]}";
+        String huge = "{\"reservationId\":\"o-huge\",\"userId\":\"alice\",\"lines\":[" + items + "]}";
         assertRefusedUntouched(send(tx.getXid(), huge, sign(CALLER, CALLER_KEY, tx.getXid(), huge, Instant.now())),
                 413, "payload-too-large", before);
 
@@ -149,7 +149,7 @@ class UntrustedCallersIT extends InventoryITSupport {
         for (int i = 0; i < 101; i++) {
             many.append(i == 0 ? "" : ",").append("{\"skuId\":\"s").append(i).append("\",\"quantity\":1}");
         }
-        String tooMany = "{\"reservationId\":\"o-many\",\"userId\":\"alice\",\"items\":[" + many + "]}";
+        String tooMany = "{\"reservationId\":\"o-many\",\"userId\":\"alice\",\"lines\":[" + many + "]}";
         assertRefusedUntouched(send(tx.getXid(), tooMany, sign(CALLER, CALLER_KEY, tx.getXid(), tooMany,
                 Instant.now())), 400, "invalid-request", before);
     }

@@ -3,7 +3,7 @@ package io.github.flashstock.inventory.stock;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.mysqlstore.MirrorScript;
 import io.github.flashstock.inventory.rebuild.EpochScript;
-import io.github.flashstock.inventory.rebuild.RecoverScript;
+import io.github.flashstock.inventory.rebuild.RebuildScript;
 import io.github.flashstock.inventory.rebuild.ReloadScript;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.ConfirmScript;
@@ -36,7 +36,7 @@ public final class RedisScripts implements AutoCloseable {
     public final RestockScript restock;
     public final ResegmentScript resegment;
     public final ReloadScript reload;
-    public final RecoverScript recover;
+    public final RebuildScript recover;
     public final EpochScript epoch;
     public final RedisStockReader reader;
 
@@ -55,7 +55,7 @@ public final class RedisScripts implements AutoCloseable {
         restock = new RestockScript(redis);
         resegment = new ResegmentScript(redis);
         reload = new ReloadScript(redis);
-        recover = new RecoverScript(redis);
+        recover = new RebuildScript(redis);
         epoch = new EpochScript(redis);
         reader = new RedisStockReader(redis);
     }

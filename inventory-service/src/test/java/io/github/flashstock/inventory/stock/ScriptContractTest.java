@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.flashstock.inventory.allotment.HandoverScript;
 import io.github.flashstock.inventory.mysqlstore.MirrorScript;
 import io.github.flashstock.inventory.rebuild.EpochScript;
-import io.github.flashstock.inventory.rebuild.RecoverScript;
+import io.github.flashstock.inventory.rebuild.RebuildScript;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.reservation.PeekScript;
@@ -39,16 +39,16 @@ class ScriptContractTest {
     @ParameterizedTest
     @CsvSource({
             "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
-            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL RECOVERED OVERSOLD UNRECORDED REFUSED",
+            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL TAKEN_UNRECORDED OVERSOLD UNRECORDED REFUSED",
             "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL",
             "init.lua, CREATED EXISTS",
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
             "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
             "reload.lua, RELOADED OPEN_EXCEEDS",
             "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
-            "recover.lua, RECOVERED NOT_STALE",
+            "rebuild.lua, REBUILT NOT_STALE",
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
-            "release.lua, RELEASED NOT_HELD",
+            "unlock.lua, RELEASED NOT_HELD",
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
             "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU",
             "peek.lua, AVAILABLE ASK_THE_TRY"})
@@ -66,9 +66,9 @@ class ScriptContractTest {
             case "resegment.lua" -> ResegmentOutcome.Code.values();
             case "reload.lua" -> ReloadOutcome.Code.values();
             case "migrate.lua" -> MigrateOutcome.Code.values();
-            case "recover.lua" -> RecoverScript.Code.values();
+            case "rebuild.lua" -> RebuildScript.Code.values();
             case "epoch.lua" -> EpochScript.Code.values();
-            case "release.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
+            case "unlock.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
             case "handover.lua" -> HandoverScript.Code.values();
             case "mirror.lua" -> MirrorScript.Code.values();
             case "peek.lua" -> PeekScript.Code.values();
@@ -84,7 +84,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
+            "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -147,7 +147,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
+            "reload.lua", "unlock.lua", "migrate.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void timeComesFromTheServerClockOnly(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
@@ -164,7 +164,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "release.lua", "migrate.lua", "recover.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
+            "reload.lua", "unlock.lua", "migrate.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
     void eventsAreAppendedOnlyThroughTheSharedHelper(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
         // mirror.lua releases a duplicate Redis reservation as cancel.lua would, with its CANCELLED event
@@ -213,7 +213,7 @@ class ScriptContractTest {
         return new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
     }
 
-    /** {@link RebuildLock} runs release.lua without reading its reply; its two codes, for the header check. */
+    /** {@link RebuildLock} runs unlock.lua without reading its reply; its two codes, for the header check. */
     private enum Released { RELEASED, NOT_HELD }
 
     /** The codes listed in the header, checked to be numbered 0, 1, 2, ... */

@@ -33,7 +33,7 @@ public class InventoryClient {
         this.json = json;
     }
 
-    record ReservationRequest(String reservationId, String userId, List<ReservationItem> items) {
+    record ReservationRequest(String reservationId, String userId, List<ReservationItem> lines) {
     }
 
     /**

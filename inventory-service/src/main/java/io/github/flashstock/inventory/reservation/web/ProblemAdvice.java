@@ -48,11 +48,11 @@ class ProblemAdvice extends BadInputAdvice {
             case RESERVATION_CANCELLED -> with(ProblemDetails.of(HttpStatus.CONFLICT, "reservation-cancelled",
                     "Reservation already cancelled", r.message()), Map.of("skuId", r.skuId()));
             case UNKNOWN_SKU -> Problems.unknownSku(r.skuId());
-            case STALE_SKU -> with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-recovering",
-                    "Stock being recovered", r.message()), Map.of("skuId", r.skuId()));
+            case STALE_SKU -> with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "sku-rebuilding",
+                    "SKU being rebuilt", r.message()), Map.of("skuId", r.skuId()));
             case MYSQL_STORE_BUSY -> {
-                ProblemDetail busy = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-degraded",
-                        "Inventory degraded", r.message());
+                ProblemDetail busy = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "mysql-store-busy",
+                        "MySQL store busy", r.message());
                 if (r.skuId() != null) {
                     busy.setProperty("skuId", r.skuId());
                 }

@@ -29,7 +29,7 @@ class ReservationController {
     }
 
     /** The reservation as made: lines merged per SKU. */
-    record ReservationView(String reservationId, String userId, String xid, List<StockLine> items, String status) {
+    record ReservationView(String reservationId, String userId, String xid, List<StockLine> lines, String status) {
     }
 
     /**
@@ -51,12 +51,12 @@ class ReservationController {
             throw new IllegalStateException("the request's global transaction is not bound to its thread: is"
                     + " seata.client.http.interceptor-enabled off?");
         }
-        ReservationLines lines = ReservationLines.of(request.items().stream()
+        ReservationLines lines = ReservationLines.of(request.lines().stream()
                 .map(i -> new StockLine(i.skuId(), i.quantity())).toList(), settings.maxLines(),
                 settings.maxQuantityPerLine());
         reserving.reserve(request.reservationId(), request.userId(), lines);
         return ResponseEntity.status(HttpStatus.CREATED)
-                .body(new ReservationView(request.reservationId(), request.userId(), xid, lines.lines(), "RESERVED"));
+                .body(new ReservationView(request.reservationId(), request.userId(), xid, lines.lines(), "TRIED"));
     }
 
     /** No global transaction came with the request. */

@@ -13,13 +13,13 @@ import java.util.List;
 record ReservationRequest(
         @NotBlank @Size(max = 64) @Pattern(regexp = ID) String reservationId,
         @NotBlank @Size(max = 64) @Pattern(regexp = ID) String userId,
-        @NotEmpty @Size(max = ReservationRequest.MAX_ITEMS) List<@NotNull @Valid Item> items) {
+        @NotEmpty @Size(max = ReservationRequest.MAX_LINES) List<@NotNull @Valid Line> lines) {
 
-    /** The most items a body may list, whatever {@code inventory.max-lines} says (which may be lower). */
-    static final int MAX_ITEMS = 100;
+    /** The most lines a body may list, whatever {@code inventory.max-lines} says (which may be lower). */
+    static final int MAX_LINES = 100;
 
     static final String ID = "[A-Za-z0-9._-]{1,64}";
 
-    record Item(@NotBlank @Size(max = 64) @Pattern(regexp = ID) String skuId, @NotNull @Positive Integer quantity) {
+    record Line(@NotBlank @Size(max = 64) @Pattern(regexp = ID) String skuId, @NotNull @Positive Integer quantity) {
     }
 }

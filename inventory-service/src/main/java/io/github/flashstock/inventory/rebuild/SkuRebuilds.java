@@ -37,24 +37,24 @@ import org.springframework.stereotype.Service;
  * it. (Tries of the stale SKUs were refused meanwhile, so no new reservation of them exists.)</li>
  * <li>per SKU, the ones a Try asked for first, under its rebuild lock: every reservation still open in Redis is
  * closed the way the ledger says (CONFIRMED, else cancelled), and the counters are set from MySQL
- * ({@code recover.lua}), which sells again.</li>
+ * ({@code rebuild.lua}), which sells again.</li>
  * </ol>
  * A round that cannot finish (the coordinator unreachable, a transaction that does not end within
- * {@code inventory.recovery.drain-timeout}) leaves its SKUs refused and tries again a little later.
+ * {@code inventory.rebuild.drain-timeout}) leaves its SKUs refused and tries again a little later.
  */
 @Service
-public class StockRecovery implements DisposableBean {
+public class SkuRebuilds implements DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(StockRecovery.class);
+    private static final Logger log = LoggerFactory.getLogger(SkuRebuilds.class);
     private static final Duration AGAIN_AFTER = Duration.ofSeconds(1);
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
     private final RedisStockReader reader;
-    private final RecoverScript script;
+    private final RebuildScript script;
     private final EpochScript epochs;
     private final OpenTransactions coordinator;
-    private final RecoverySettings settings;
+    private final RebuildSettings settings;
     private final InventorySettings inventory;
     private final MeterRegistry meters;
     private final RedisRebuilds rebuilds;
@@ -68,9 +68,9 @@ public class StockRecovery implements DisposableBean {
         return t;
     });
 
-    public StockRecovery(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
-                         RecoverScript script, EpochScript epochs, OpenTransactions coordinator,
-                         RecoverySettings settings, InventorySettings inventory, MeterRegistry meters,
+    public SkuRebuilds(SkuStockMapper skus, StockLedgerMapper ledger, RedisStockReader reader,
+                         RebuildScript script, EpochScript epochs, OpenTransactions coordinator,
+                         RebuildSettings settings, InventorySettings inventory, MeterRegistry meters,
                          RedisRebuilds rebuilds) {
         this.rebuilds = rebuilds;
         this.skus = skus;
@@ -82,7 +82,7 @@ public class StockRecovery implements DisposableBean {
         this.settings = settings;
         this.inventory = inventory;
         this.meters = meters;
-        meters.gauge("inventory.recovery.pending", pending, Set::size);
+        meters.gauge("inventory.rebuild.pending", pending, Set::size);
     }
 
     /** A Try or a handover met a SKU that needs rebuilding: as {@link #request}. */
@@ -163,13 +163,13 @@ public class StockRecovery implements DisposableBean {
     }
 
     private boolean drained() {
-        return Drain.await(coordinator, settings, pending, StockRecovery::pause);
+        return Drain.await(coordinator, settings, pending, SkuRebuilds::pause);
     }
 
     private boolean rebuild(String skuId) {
-        Optional<RecoverScript.Outcome> done = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
+        Optional<RebuildScript.Outcome> done = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
             if (basis.row() == null) {
-                return new RecoverScript.NotStale(); // MySQL does not know it: nothing to build
+                return new RebuildScript.NotStale(); // MySQL does not know it: nothing to build
             }
             List<String> confirmed = new ArrayList<>();
             for (RedisStockReader.OpenReservation open : reader.openReservations(skuId)) {
@@ -183,7 +183,7 @@ public class StockRecovery implements DisposableBean {
         if (done.isEmpty()) {
             return false; // another rebuild holds the lock; the next round looks again
         }
-        if (!(done.get() instanceof RecoverScript.Recovered r)) {
+        if (!(done.get() instanceof RebuildScript.Rebuilt r)) {
             return true;
         }
         meters.counter("inventory.recoveries").increment();

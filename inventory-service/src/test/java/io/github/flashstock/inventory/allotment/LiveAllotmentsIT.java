@@ -39,7 +39,7 @@ import tools.jackson.databind.JsonNode;
  * share, while 16 buyers reserve and pay or abandon in real global transactions; no Try fails that the SKU could
  * serve, and afterwards every unit is in one store once and the reconciler finds nothing.
  */
-class LiveReservesIT extends InventoryITSupport {
+class LiveAllotmentsIT extends InventoryITSupport {
 
     @Autowired
     TestRestTemplate http;

@@ -12,22 +12,22 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs {@code lua/recover.lua} under the SKU's {@link RebuildLock} (the one {@link ReloadScript} takes too).
+ * Runs {@code lua/rebuild.lua} under the SKU's {@link RebuildLock} (the one {@link ReloadScript} takes too).
  */
 @Component
-public class RecoverScript {
+public class RebuildScript {
 
-    private static final RedisScript<List<Long>> SCRIPT = Scripts.load("recover.lua");
+    private static final RedisScript<List<Long>> SCRIPT = Scripts.load("rebuild.lua");
 
     private final StringRedisTemplate redis;
 
-    public RecoverScript(StringRedisTemplate redis) {
+    public RebuildScript(StringRedisTemplate redis) {
         this.redis = redis;
     }
 
     /** The reply codes, as the script's header lists them. */
     public enum Code {
-        RECOVERED, NOT_STALE
+        REBUILT, NOT_STALE
     }
 
     /** What the script did. */
@@ -35,7 +35,7 @@ public class RecoverScript {
     }
 
     /** Rebuilt: the SKU's counters now, and how its open reservations were closed. */
-    public record Recovered(long available, long sold, long closedConfirmed, long closedCancelled) implements Outcome {
+    public record Rebuilt(long available, long sold, long closedConfirmed, long closedCancelled) implements Outcome {
     }
 
     /** The SKU was current on this server already (rebuilt by another instance): nothing changed. */
@@ -72,10 +72,10 @@ public class RecoverScript {
     private static Outcome decode(List<Long> reply) {
         int code = (int) Scripts.at(reply, 0);
         if (code < 0 || code >= Code.values().length) {
-            throw Scripts.unknownCode("recover.lua", reply);
+            throw Scripts.unknownCode("rebuild.lua", reply);
         }
         return switch (Code.values()[code]) {
-            case RECOVERED -> new Recovered(Scripts.at(reply, 1), Scripts.at(reply, 2), Scripts.at(reply, 3),
+            case REBUILT -> new Rebuilt(Scripts.at(reply, 1), Scripts.at(reply, 2), Scripts.at(reply, 3),
                     Scripts.at(reply, 4));
             case NOT_STALE -> new NotStale();
         };

@@ -1,4 +1,4 @@
--- recover.lua: rebuilds a SKU's Redis stock from the durable record after its Redis server restarted or failed
+-- rebuild.lua: rebuilds a SKU's Redis stock from the durable record after its Redis server restarted or failed
 -- over (the SKU's epoch is not this server's run id, see try.lua), or after Redis lost the SKU altogether.
 -- The caller runs it only once every global transaction that was open when the loss was noticed has ended, so no
 -- Try, Confirm or Cancel of the lost past can still arrive, and Tries of this SKU were refused (STALE_SKU) since.
@@ -19,14 +19,14 @@
 -- ARGV[...] after those, the fence keys of open reservations the ledger records as CONFIRMED
 --
 -- Reply {code, available, sold, closed as confirmed, closed as cancelled}
---   0 RECOVERED  every open (TRIED) reservation is closed: CONFIRMED where ARGV names it (its units are in MySQL's
+--   0 REBUILT  every open (TRIED) reservation is closed: CONFIRMED where ARGV names it (its units are in MySQL's
 --                sold), CANCELLED otherwise (its units go back, the buyer's count drops); sold = MySQL sold,
 --                reserved = 0, available = MySQL stocked - sold - reserved, spread evenly over the segments;
 --                segments past the count are removed; epoch = this server's run id, so the SKU sells again
 --   1 NOT_STALE  the SKU's epoch is this server's run id already (rebuilt by someone else, or never stale):
 --                nothing changed, since its open reservations may belong to transactions still running
 -- Idempotency: a replay finds NOT_STALE.
-local RECOVERED, NOT_STALE = 0, 1
+local REBUILT, NOT_STALE = 0, 1
 
 -- From prelude.lua (the loader puts it before this script):
 --   server_id, now_millis, fields, share_of, handovers_at, remember_handovers.
@@ -86,4 +86,4 @@ end
 redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', count, 'epoch', this_server)
 remember_handovers(stock, handovers, handovers_kept)
-return {RECOVERED, available, sold, closed_confirmed, closed_cancelled}
+return {REBUILT, available, sold, closed_confirmed, closed_cancelled}

@@ -14,10 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code lua/recover.lua} and {@code lua/epoch.lua} on the real Redis: what a rebuild after a lost write does, and
- * what it refuses to touch. (The whole path, drain included, is {@code StockRecoveryIT}.)
+ * {@code lua/rebuild.lua} and {@code lua/epoch.lua} on the real Redis: what a rebuild after a lost write does, and
+ * what it refuses to touch. (The whole path, drain included, is {@code SkuRebuildsIT}.)
  */
-class RecoverScriptIT extends ScriptITSupport {
+class RebuildScriptIT extends ScriptITSupport {
 
     private static final String ANOTHER_PROCESS = "0123456789abcdef0123456789abcdef01234567";
 
@@ -30,7 +30,7 @@ class RecoverScriptIT extends ScriptITSupport {
 
         assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.CURRENT);
         assertThat(scripts.recover.run(sku, 10, 0, 0, 0, RETENTION, 1, List.of(), Duration.ofSeconds(30)))
-                .contains(new RecoverScript.NotStale());
+                .contains(new RebuildScript.NotStale());
 
         // its reservation may belong to a transaction still running: untouched
         assertThat(scripts.stock(sku)).isEqualTo(before);
@@ -52,7 +52,7 @@ class RecoverScriptIT extends ScriptITSupport {
         // MySQL: 12 stocked, the confirmed reservation's 4 sold
         assertThat(scripts.recover.run(sku, 12, 4, 0, 0, RETENTION, 1,
                 List.of(StockKeys.fence(sku, confirmed, "order-c")), Duration.ofSeconds(30)))
-                .contains(new RecoverScript.Recovered(8, 4, 1, 1));
+                .contains(new RebuildScript.Rebuilt(8, 4, 1, 1));
 
         RedisStock s = scripts.stock(sku);
         assertConserved(s);
@@ -68,7 +68,7 @@ class RecoverScriptIT extends ScriptITSupport {
                 .isInstanceOf(TryOutcome.Reserved.class);
         // a replay finds the SKU current and changes nothing
         assertThat(scripts.recover.run(sku, 12, 4, 0, 0, RETENTION, 1, List.of(), Duration.ofSeconds(30)))
-                .contains(new RecoverScript.NotStale());
+                .contains(new RebuildScript.NotStale());
         assertThat(scripts.stock(sku).reserved()).isEqualTo(8);
     }
 
@@ -78,7 +78,7 @@ class RecoverScriptIT extends ScriptITSupport {
 
         assertThat(scripts.epoch.run(sku)).isEqualTo(EpochScript.Code.UNKNOWN_SKU);
         assertThat(scripts.recover.run(sku, 9, 2, 1, 3, RETENTION, 2, List.of(), Duration.ofSeconds(30)))
-                .contains(new RecoverScript.Recovered(6, 2, 0, 0));
+                .contains(new RebuildScript.Rebuilt(6, 2, 0, 0));
 
         RedisStock s = scripts.stock(sku);
         assertConserved(s);

@@ -8,23 +8,23 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The reserves in force ({@code inventory.fallback.reserve}: a default and per-SKU values, as units or a share of
+ * The reserves in force ({@code inventory.mysql-store.allotment}: a default and per-SKU values, as units or a share of
  * the SKU's available units), read at start and again on every configuration change that touches them (a Nacos push,
  * or a refresh after a file change). Whoever must act on a change registers with {@link #whenChanged}.
  */
 @Component
-public class LiveReserves {
+public class LiveAllotments {
 
-    private final ReserveSettingsReader reader;
+    private final AllotmentSettingsReader reader;
     private final List<Runnable> listeners = new ArrayList<>();
-    private volatile ReservePlan inForce;
+    private volatile AllotmentPlan inForce;
 
-    LiveReserves(ReserveSettingsReader reader) {
+    LiveAllotments(AllotmentSettingsReader reader) {
         this.reader = reader;
-        this.inForce = reader.read(ReservePlan.NONE);
+        this.inForce = reader.read(AllotmentPlan.NONE);
     }
 
-    public ReservePlan inForce() {
+    public AllotmentPlan inForce() {
         return inForce;
     }
 
@@ -44,14 +44,14 @@ public class LiveReserves {
 
     @EventListener
     void changed(EnvironmentChangeEvent event) {
-        if (event.getKeys().stream().anyMatch(k -> k.startsWith(ReserveSettingsReader.PREFIX))) {
+        if (event.getKeys().stream().anyMatch(k -> k.startsWith(AllotmentSettingsReader.PREFIX))) {
             refresh();
         }
     }
 
     /** Reads the settings again; tells the listeners when they changed. */
     public synchronized void refresh() {
-        ReservePlan read = reader.read(inForce);
+        AllotmentPlan read = reader.read(inForce);
         if (!read.equals(inForce)) {
             inForce = read;
             listeners.forEach(Runnable::run);

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param drainTimeout       longest wait for the transactions open at the loss to end, per attempt
  * @param withoutCoordinator the wait when the coordinator cannot be asked at all (no console configured)
  */
-@ConfigurationProperties("inventory.recovery")
-public record RecoverySettings(@DefaultValue("500ms") Duration poll, @DefaultValue("2m") Duration drainTimeout,
+@ConfigurationProperties("inventory.rebuild")
+public record RebuildSettings(@DefaultValue("500ms") Duration poll, @DefaultValue("2m") Duration drainTimeout,
                                @DefaultValue("2m") Duration withoutCoordinator) {
 }

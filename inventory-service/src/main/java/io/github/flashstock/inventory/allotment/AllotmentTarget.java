@@ -8,23 +8,23 @@ import java.util.regex.Pattern;
  * How large one SKU's MySQL reserve should be: a number of units ({@code "50"}) or a share of the SKU's available
  * units ({@code "10%"}; whole percent, 0 to 100). Either way never more than the SKU has available.
  */
-record ReserveTarget(long units, int percent) {
+record AllotmentTarget(long units, int percent) {
 
     private static final Pattern UNITS = Pattern.compile("[0-9]{1,12}");
     private static final Pattern SHARE = Pattern.compile("([0-9]{1,3})\\s*%");
 
-    public static final ReserveTarget NONE = new ReserveTarget(0, -1);
+    public static final AllotmentTarget NONE = new AllotmentTarget(0, -1);
 
-    public static ReserveTarget ofUnits(long units) {
-        return new ReserveTarget(units, -1);
+    public static AllotmentTarget ofUnits(long units) {
+        return new AllotmentTarget(units, -1);
     }
 
-    public static ReserveTarget ofPercent(int percent) {
-        return new ReserveTarget(0, percent);
+    public static AllotmentTarget ofPercent(int percent) {
+        return new AllotmentTarget(0, percent);
     }
 
     /** Parses {@code "50"} or {@code "10%"}; empty for anything else (negative, fractional, over 100 %). */
-    public static Optional<ReserveTarget> parse(String raw) {
+    public static Optional<AllotmentTarget> parse(String raw) {
         String value = raw == null ? "" : raw.trim();
         if (UNITS.matcher(value).matches()) {
             return Optional.of(ofUnits(Long.parseLong(value)));

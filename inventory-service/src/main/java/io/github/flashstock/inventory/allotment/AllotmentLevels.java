@@ -16,12 +16,12 @@ import org.springframework.stereotype.Component;
  * {@code inventory.reserve.available{sku}}.
  */
 @Component
-public class ReserveLevels {
+public class AllotmentLevels {
 
     private final Map<String, Long> available = new ConcurrentHashMap<>();
     private final MeterRegistry meters;
 
-    public ReserveLevels(MeterRegistry meters) {
+    public AllotmentLevels(MeterRegistry meters) {
         this.meters = meters;
     }
 
@@ -39,7 +39,7 @@ public class ReserveLevels {
     public void saw(String skuId, long units) {
         Long before = available.put(skuId, units);
         if (before == null && units > 0) {
-            Gauge.builder("inventory.reserve.available", available, m -> m.getOrDefault(skuId, 0L))
+            Gauge.builder("inventory.allotment.available", available, m -> m.getOrDefault(skuId, 0L))
                     .tag("sku", skuId)
                     .description("units of the SKU's MySQL reserve the MySQL store may sell now, as last seen")
                     .register(meters);

@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  * Makes Redis reflect the reservations the MySQL store holds ({@code lua/mirror.lua}): each ledger row of the MySQL
  * store whose state Redis does not reflect yet ({@code redis_mirrored = 0}) gets its fence record in Redis, and its
  * units count towards the buyer's purchase limit there; a Redis reservation under the same ids (a retried Try that
- * reached Redis too) is released. Runs every {@code inventory.fallback.mirror-interval} and right after the MySQL
+ * reached Redis too) is released. Runs every {@code inventory.mysql-store.mirror-interval} and right after the MySQL
  * store took or ended a reservation; does nothing while Redis is out of reach. Any instance may mirror any row: the
  * script converges, so a row mirrored twice changes nothing the second time.
  *
@@ -43,9 +43,9 @@ import org.springframework.stereotype.Component;
  * Redis is down").
  */
 @Component
-class ReserveMirror implements DisposableBean {
+class MysqlStoreMirror implements DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(ReserveMirror.class);
+    private static final Logger log = LoggerFactory.getLogger(MysqlStoreMirror.class);
     private static final int BATCH = 500;
 
     private final StockLedgerMapper ledger;
@@ -63,9 +63,9 @@ class ReserveMirror implements DisposableBean {
         return t;
     });
 
-    ReserveMirror(StockLedgerMapper ledger, MirrorScript script, RedisHealth redis, InventorySettings settings,
+    MysqlStoreMirror(StockLedgerMapper ledger, MirrorScript script, RedisHealth redis, InventorySettings settings,
                   MeterRegistry meters, ApplicationEventPublisher events, RedisStockReader reader,
-                  @Value("${inventory.fallback.mirror-interval:250ms}") Duration interval) {
+                  @Value("${inventory.mysql-store.mirror-interval:250ms}") Duration interval) {
         this.reader = reader;
         this.ledger = ledger;
         this.script = script;
@@ -184,7 +184,7 @@ class ReserveMirror implements DisposableBean {
     private boolean mirror(UnmirroredRow row, Calls calls) {
         MirrorScript.Outcome outcome = calls.run(() -> script.run(row.skuId(), row.xid(), row.reservationKey(),
                 row.quantity(), row.userId(), row.state(), settings.fenceRetention()));
-        meters.counter("inventory.fallback.mirrored", "outcome", outcome.code().name().toLowerCase(Locale.ROOT))
+        meters.counter("inventory.mysql-store.mirrored", "outcome", outcome.code().name().toLowerCase(Locale.ROOT))
                 .increment();
         switch (outcome.code()) {
             case UNKNOWN_SKU -> {

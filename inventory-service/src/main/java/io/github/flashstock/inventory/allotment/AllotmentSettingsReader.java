@@ -13,30 +13,30 @@ import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads {@code inventory.fallback.reserve} from the environment as it is now (Nacos pushes land there). A value that
+ * Reads {@code inventory.mysql-store.allotment} from the environment as it is now (Nacos pushes land there). A value that
  * is neither a number of units nor a whole percent is rejected, value by value: a WARN line names it, the counter
- * {@code inventory.fallback.reserve.rejected} counts it, and the value in force before stays in force.
+ * {@code inventory.allotment.rejected} counts it, and the value in force before stays in force.
  */
 @Component
-class ReserveSettingsReader {
+class AllotmentSettingsReader {
 
-    private static final Logger log = LoggerFactory.getLogger(ReserveSettingsReader.class);
-    static final String PREFIX = "inventory.fallback.reserve";
+    private static final Logger log = LoggerFactory.getLogger(AllotmentSettingsReader.class);
+    static final String PREFIX = "inventory.mysql-store.allotment";
 
     private final Environment environment;
     private final MeterRegistry meters;
 
-    ReserveSettingsReader(Environment environment, MeterRegistry meters) {
+    AllotmentSettingsReader(Environment environment, MeterRegistry meters) {
         this.environment = environment;
         this.meters = meters;
     }
 
-    ReservePlan read(ReservePlan inForce) {
+    AllotmentPlan read(AllotmentPlan inForce) {
         return read(Binder.get(environment), inForce);
     }
 
-    ReservePlan read(Binder binder, ReservePlan inForce) {
-        ReserveTarget defaultTarget;
+    AllotmentPlan read(Binder binder, AllotmentPlan inForce) {
+        AllotmentTarget defaultTarget;
         try {
             defaultTarget = binder.bind(PREFIX + ".default", String.class)
                     .map(raw -> parse(PREFIX + ".default", raw, inForce.defaultTarget()))
@@ -44,44 +44,44 @@ class ReserveSettingsReader {
         } catch (BindException e) {
             defaultTarget = rejected(PREFIX + ".default", e, inForce.defaultTarget());
         }
-        Map<String, ReserveTarget> perSku = new LinkedHashMap<>();
+        Map<String, AllotmentTarget> perSku = new LinkedHashMap<>();
         Map<String, String> raw;
         try {
             raw = binder.bind(PREFIX + ".skus", Bindable.mapOf(String.class, String.class)).orElse(Map.of());
         } catch (BindException e) {
             rejected(PREFIX + ".skus", e, null);
-            return new ReservePlan(defaultTarget, inForce.perSku());
+            return new AllotmentPlan(defaultTarget, inForce.perSku());
         }
         raw.forEach((sku, value) -> {
-            ReserveTarget stays = inForce.perSku().get(sku);
-            ReserveTarget parsed = parse(PREFIX + ".skus." + sku, value, stays);
+            AllotmentTarget stays = inForce.perSku().get(sku);
+            AllotmentTarget parsed = parse(PREFIX + ".skus." + sku, value, stays);
             if (parsed != null) {
                 perSku.put(sku, parsed);
             }
         });
-        return new ReservePlan(defaultTarget, perSku);
+        return new AllotmentPlan(defaultTarget, perSku);
     }
 
     /** A setting that does not even have the shape it needs (a map where a value stands, or the reverse). */
-    private ReserveTarget rejected(String key, BindException e, ReserveTarget stays) {
+    private AllotmentTarget rejected(String key, BindException e, AllotmentTarget stays) {
         Throwable cause = e;
         while (cause.getCause() != null) {
             cause = cause.getCause();
         }
         log.warn("Rejected {}: {}; {} stays in force", key, cause.getMessage(),
                 stays == null ? "the value in force" : stays);
-        meters.counter("inventory.fallback.reserve.rejected", "key", key).increment();
+        meters.counter("inventory.allotment.rejected", "key", key).increment();
         return stays;
     }
 
-    private ReserveTarget parse(String key, String raw, ReserveTarget stays) {
-        Optional<ReserveTarget> parsed = ReserveTarget.parse(raw);
+    private AllotmentTarget parse(String key, String raw, AllotmentTarget stays) {
+        Optional<AllotmentTarget> parsed = AllotmentTarget.parse(raw);
         if (parsed.isPresent()) {
             return parsed.get();
         }
         log.warn("Rejected reserve {} = '{}' (a number of units such as 50, or a whole percent such as 10%); {}"
                 + " stays in force", key, raw, stays == null ? "the default" : stays);
-        meters.counter("inventory.fallback.reserve.rejected", "key", key).increment();
+        meters.counter("inventory.allotment.rejected", "key", key).increment();
         return stays;
     }
 }

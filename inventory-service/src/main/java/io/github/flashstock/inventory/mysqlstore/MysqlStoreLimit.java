@@ -14,25 +14,25 @@ import org.springframework.stereotype.Component;
 
 /**
  * How many Tries per second this instance may send to the MySQL store: resilience4j's rate limiter {@value #NAME},
- * sized by {@code inventory.fallback.tries-per-second}, which applies live. A Try over the limit is refused at once
+ * sized by {@code inventory.mysql-store.tries-per-second}, which applies live. A Try over the limit is refused at once
  * (it never waits), so that a Redis outage does not turn into a MariaDB overload. A value that is not a whole number
- * from 1 to 100,000 is rejected (WARN log, counter {@code inventory.fallback.rate.rejected}) and the rate in force
+ * from 1 to 100,000 is rejected (WARN log, counter {@code inventory.mysql-store.rate.rejected}) and the rate in force
  * stays.
  */
 @Component
-class MysqlPathLimit {
+class MysqlStoreLimit {
 
     static final String NAME = "inventory-mysql-path";
-    static final String KEY = "inventory.fallback.tries-per-second";
+    static final String KEY = "inventory.mysql-store.tries-per-second";
     static final int DEFAULT = 200;
-    private static final Logger log = LoggerFactory.getLogger(MysqlPathLimit.class);
+    private static final Logger log = LoggerFactory.getLogger(MysqlStoreLimit.class);
 
     private final RateLimiter limiter;
     private final Environment environment;
     private final MeterRegistry meters;
     private volatile int inForce;
 
-    MysqlPathLimit(RateLimiterRegistry registry, Environment environment, MeterRegistry meters) {
+    MysqlStoreLimit(RateLimiterRegistry registry, Environment environment, MeterRegistry meters) {
         this.environment = environment;
         this.meters = meters;
         this.inForce = read(DEFAULT);
@@ -80,7 +80,7 @@ class MysqlPathLimit {
         }
         log.warn("Rejected {} = '{}' (a whole number of Tries per second from 1 to 100000); {} stays in force", KEY,
                 raw, stays);
-        meters.counter("inventory.fallback.rate.rejected").increment();
+        meters.counter("inventory.mysql-store.rate.rejected").increment();
         return stays;
     }
 }

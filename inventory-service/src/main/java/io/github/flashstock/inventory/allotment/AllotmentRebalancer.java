@@ -18,24 +18,24 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps every SKU's MySQL reserve at its target ({@link LiveReserves}) while Redis is healthy: a round reads the
+ * Keeps every SKU's MySQL reserve at its target ({@link LiveAllotments}) while Redis is healthy: a round reads the
  * rows concerned in one query and moves units through {@link StockHandover}, into the reserve when it holds fewer
  * than its target (after an outage sold from it, a restock, a larger target) and back to Redis when it holds more.
- * A round runs every {@code inventory.fallback.rebalance-interval}, when the reserves' settings change, and when the
+ * A round runs every {@code inventory.mysql-store.rebalance-interval}, when the reserves' settings change, and when the
  * Redis breaker closes again. While this instance cannot reach Redis it moves nothing (a handover needs Redis's step)
- * and only records the levels it reads ({@link ReserveLevels}).
+ * and only records the levels it reads ({@link AllotmentLevels}).
  *
  * <p>Every instance rebalances. A move's operation id is the SKU and the row's version, so two instances reading the
  * same row make one move; one that reads a later row sees the move done.
  */
 @Component
-public class ReserveRebalancer implements DisposableBean {
+public class AllotmentRebalancer implements DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(ReserveRebalancer.class);
+    private static final Logger log = LoggerFactory.getLogger(AllotmentRebalancer.class);
 
     private final SkuStockMapper skus;
-    private final LiveReserves reserves;
-    private final ReserveLevels levels;
+    private final LiveAllotments reserves;
+    private final AllotmentLevels levels;
     private final StockHandover handover;
     private final RedisHealth redis;
     private final RedisStockReader reader;
@@ -47,9 +47,9 @@ public class ReserveRebalancer implements DisposableBean {
         return t;
     });
 
-    ReserveRebalancer(SkuStockMapper skus, LiveReserves reserves, ReserveLevels levels, StockHandover handover,
+    AllotmentRebalancer(SkuStockMapper skus, LiveAllotments reserves, AllotmentLevels levels, StockHandover handover,
                       RedisHealth redis, RedisStockReader reader,
-                      @Value("${inventory.fallback.rebalance-interval:2s}") java.time.Duration interval) {
+                      @Value("${inventory.mysql-store.rebalance-interval:2s}") java.time.Duration interval) {
         this.skus = skus;
         this.reserves = reserves;
         this.levels = levels;
@@ -86,7 +86,7 @@ public class ReserveRebalancer implements DisposableBean {
 
     /** One round: reads the rows concerned and moves what is worth moving. @return the moves made */
     public synchronized int round() {
-        ReservePlan plan = reserves.inForce();
+        AllotmentPlan plan = reserves.inForce();
         int moves = 0;
         for (SkuStockRow row : skus.reserveRows(!plan.noDefault(), plan.perSku().keySet())) {
             levels.saw(row.skuId(), row.reserveAvailable());
@@ -97,8 +97,8 @@ public class ReserveRebalancer implements DisposableBean {
         return moves;
     }
 
-    private boolean rebalance(SkuStockRow row, ReservePlan plan) {
-        ReserveTarget target = plan.targetFor(row.skuId());
+    private boolean rebalance(SkuStockRow row, AllotmentPlan plan) {
+        AllotmentTarget target = plan.targetFor(row.skuId());
         long wanted = target.unitsFor(row.available());
         long holds = row.reserveAvailable() + row.reserveIncoming();
         if (!target.worthMoving(holds, wanted)) {

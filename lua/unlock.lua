@@ -1,4 +1,4 @@
--- release.lua: releases a lock only if it is still held by the caller's token (never someone else's lock
+-- unlock.lua: releases a lock only if it is still held by the caller's token (never someone else's lock
 -- taken after ours expired).
 --
 -- KEYS[1]  the lock key

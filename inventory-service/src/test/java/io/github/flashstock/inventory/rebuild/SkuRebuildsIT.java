@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
  * giving its stock the epoch of another Redis process, which is what a restart or failover leaves behind: the
  * server's run id changes and the data is older than what was acknowledged.
  */
-class StockRecoveryIT extends InventoryITSupport {
+class SkuRebuildsIT extends InventoryITSupport {
 
     @Autowired
     TestRestTemplate http;
@@ -79,7 +79,7 @@ class StockRecoveryIT extends InventoryITSupport {
         RootContext.unbind();
         assertThat(answer.getStatusCode().value()).as("%s", answer.getBody()).isEqualTo(503);
         assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("1");
-        assertThat(answer.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:inventory-recovering");
+        assertThat(answer.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:sku-rebuilding");
         assertThat(answer.getBody().path("skuId").asText()).isEqualTo(sku);
 
         // the coordinator commits the lost Try: its Confirm finds no record and MySQL counts the sale
