@@ -12,11 +12,11 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The per-SKU lock every rebuild of a SKU's Redis state holds ({@code <stock key>:reload}, in the SKU's slot), so
  * that no two rebuilds of one SKU run at once, in this instance or any other. Taken with {@code SET NX PX} under a
- * random token, released with {@code lua/unlock.lua} only while it still holds that token.
+ * random token, ended with {@code lua/unlock.lua} only while it still holds that token.
  */
 final class RebuildLock {
 
-    private static final RedisScript<List<Long>> RELEASE = Scripts.load("unlock.lua");
+    private static final RedisScript<List<Long>> UNLOCK = Scripts.load("unlock.lua");
 
     private RebuildLock() {
     }
@@ -31,7 +31,7 @@ final class RebuildLock {
         try {
             return Optional.of(work.get());
         } finally {
-            redis.execute(RELEASE, List.of(lock), token);
+            redis.execute(UNLOCK, List.of(lock), token);
         }
     }
 }

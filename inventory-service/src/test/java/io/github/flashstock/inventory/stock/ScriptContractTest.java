@@ -68,7 +68,7 @@ class ScriptContractTest {
             case "migrate.lua" -> MigrateOutcome.Code.values();
             case "rebuild.lua" -> RebuildScript.Code.values();
             case "epoch.lua" -> EpochScript.Code.values();
-            case "unlock.lua" -> new Enum<?>[] {Released.RELEASED, Released.NOT_HELD};
+            case "unlock.lua" -> new Enum<?>[] {Unlocked.UNLOCKED, Unlocked.NOT_HELD};
             case "handover.lua" -> HandoverScript.Code.values();
             case "mirror.lua" -> MirrorScript.Code.values();
             case "peek.lua" -> PeekScript.Code.values();
@@ -214,7 +214,7 @@ class ScriptContractTest {
     }
 
     /** {@link RebuildLock} runs unlock.lua without reading its reply; its two codes, for the header check. */
-    private enum Released { RELEASED, NOT_HELD }
+    private enum Unlocked { UNLOCKED, NOT_HELD }
 
     /** The codes listed in the header, checked to be numbered 0, 1, 2, ... */
     private static List<String> headerCodes(String script) throws IOException {
