@@ -48,7 +48,7 @@ class ScriptContractTest {
             "migrate.lua, MIGRATED ALREADY_CURRENT UNKNOWN_SKU",
             "rebuild.lua, REBUILT NOT_STALE",
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
-            "unlock.lua, RELEASED NOT_HELD",
+            "unlock.lua, UNLOCKED NOT_HELD",
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
             "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU",
             "peek.lua, AVAILABLE ASK_THE_TRY"})
