@@ -154,7 +154,7 @@ class StoreRouter {
         for (StockLine line : lines.lines()) {
             PhaseLine l = new PhaseLine(xid, reservationId, branchId, userId, line);
             try {
-                boolean inMysql = stale || recordedInRedis(l, refusal);
+                boolean inMysql = stale || !recordedInRedis(l, refusal);
                 if (inMysql) {
                     mysql.refuse(l, refusal);
                 }
