@@ -8,7 +8,7 @@
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence records and <KEYS[1]>:open derive from it)
 -- ARGV[1]  MySQL stocked
 -- ARGV[2]  MySQL sold
--- ARGV[3]  MySQL reserved (units held by Tries on the MySQL path: not Redis's to sell)
+-- ARGV[3]  MySQL reserved (units held by Tries on the MySQL store: not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
 -- ARGV[5]  seconds to keep the fence records this closes
 -- ARGV[6]  segment count when the SKU has no stock hash (>= 1)

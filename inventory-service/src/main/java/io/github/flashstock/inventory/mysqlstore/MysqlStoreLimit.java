@@ -58,7 +58,7 @@ class MysqlStoreLimit {
         if (event.getKeys().contains(KEY)) {
             int rate = read(inForce);
             if (rate != inForce) {
-                log.info("MySQL path: {} Tries per second (was {})", rate, inForce);
+                log.info("MySQL store: {} Tries per second (was {})", rate, inForce);
                 inForce = rate;
                 limiter.changeLimitForPeriod(rate);
             }

@@ -185,7 +185,7 @@ class ReconciliationIT extends InventoryITSupport {
         String sku = sku(10);
         String xid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
         tryScript.run(xid, "r-1", 1, "u-1", List.of(new StockLine(sku, 2)));
-        jdbc.update("INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, backend) "
+        jdbc.update("INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, store) "
                 + "VALUES (?, 'r-1', ?, 2, 'CONFIRMED', 'REDIS')", xid, sku);
 
         JsonNode report = run();
