@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
 @Component
 class MysqlStoreLimit {
 
-    static final String NAME = "inventory-mysql-path";
+    static final String NAME = "inventory-mysql-store";
     static final String KEY = "inventory.mysql-store.tries-per-second";
     static final int DEFAULT = 200;
     private static final Logger log = LoggerFactory.getLogger(MysqlStoreLimit.class);

@@ -186,7 +186,7 @@ public class SkuRebuilds implements DisposableBean {
         if (!(done.get() instanceof RebuildScript.Rebuilt r)) {
             return true;
         }
-        meters.counter("inventory.recoveries").increment();
+        meters.counter("inventory.rebuilds").increment();
         log.warn("SKU {} rebuilt from MySQL after a Redis restart or failover: {} available, {} sold; open"
                 + " reservations closed: {} confirmed, {} cancelled", skuId, r.available(), r.sold(),
                 r.closedConfirmed(), r.closedCancelled());

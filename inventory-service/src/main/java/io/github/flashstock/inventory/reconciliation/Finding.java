@@ -35,7 +35,7 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * The MySQL store's counts in {@code sku_stock} ({@code reserved}, {@code allotment_sold}) differ from its
          * ledger rows (store MYSQL, TRIED and CONFIRMED); facts: both of each.
          */
-        RESERVE_DRIFT,
+        ALLOTMENT_DRIFT,
         /**
          * A handover between Redis and the allotment has stayed PENDING longer than the threshold (its Redis step
          * cannot run: Redis out of reach, the SKU stale); facts: operation id, direction, units, age.

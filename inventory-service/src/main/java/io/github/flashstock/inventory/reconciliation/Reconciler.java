@@ -222,7 +222,7 @@ public class Reconciler {
         facts.put("ledgerTried", tried);
         facts.put("allotmentSold", allotmentSold);
         facts.put("ledgerConfirmed", confirmed);
-        return Optional.of(new Finding(Finding.Kind.RESERVE_DRIFT, sku, facts));
+        return Optional.of(new Finding(Finding.Kind.ALLOTMENT_DRIFT, sku, facts));
     }
 
     private Finding heldTooLong(Map<String, Object> held) {

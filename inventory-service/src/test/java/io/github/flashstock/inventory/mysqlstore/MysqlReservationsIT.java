@@ -50,7 +50,7 @@ class MysqlReservationsIT extends InventoryITSupport {
 
     private final List<String> skus = new ArrayList<>();
 
-    /** Ends what the test left open, so that no later test (or reconciliation run) meets it as a stale reservation. */
+    /** Ends what the test left open, so that no later test (or reconciliation run) meets it as an overdue reservation. */
     @org.junit.jupiter.api.AfterEach
     void cancelWhatIsOpen() {
         for (String sku : skus) {

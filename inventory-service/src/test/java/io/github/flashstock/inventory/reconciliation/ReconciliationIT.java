@@ -157,7 +157,7 @@ class ReconciliationIT extends InventoryITSupport {
         assertThat(latest.getBody().path("runId").asText()).isEqualTo(report.path("runId").asText());
 
         // When the explicit repairs run
-        assertThat(http.exchange("/admin/reconciliation/skus/" + edited + "/rebuild", HttpMethod.POST,
+        assertThat(http.exchange("/admin/reconciliation/skus/" + edited + "/reload", HttpMethod.POST,
                 new HttpEntity<>(null, admin()), JsonNode.class).getStatusCode().value()).isEqualTo(200);
         assertThat(http.exchange("/admin/reconciliation/reservations/release", HttpMethod.POST,
                 new HttpEntity<>(Map.of("skuId", stale, "xid", ghostXid, "reservationId", "ghost-1"), admin()),
