@@ -57,10 +57,10 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   local record = fields(fence, 'state', 'quantity', 'user')
   if record.state == 'TRIED' then
     if confirmed[fence] then
-      redis.call('HSET', fence, 'state', 'CONFIRMED', 'recovered', 1, 'ended_at', ended_at)
+      redis.call('HSET', fence, 'state', 'CONFIRMED', 'rebuilt', 1, 'ended_at', ended_at)
       closed_confirmed = closed_confirmed + 1
     else
-      redis.call('HSET', fence, 'state', 'CANCELLED', 'recovered', 1, 'ended_at', ended_at)
+      redis.call('HSET', fence, 'state', 'CANCELLED', 'rebuilt', 1, 'ended_at', ended_at)
       if record.user then
         redis.call('DECRBY', stock .. ':buyer:' .. record.user, tonumber(record.quantity))
       end

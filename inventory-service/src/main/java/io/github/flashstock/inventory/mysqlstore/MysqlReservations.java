@@ -291,7 +291,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /**
      * A replay of a Try whose refusal this store recorded: refused again, as it stands now (the allotment's units, the
-     * buyer's limit); a refusal recorded while the SKU was being recovered says so again.
+     * buyer's limit); a refusal recorded while the SKU was stale says so again.
      */
     private TryOutcome refusedAgain(TryRequest request, StockLine line) {
         SkuStockRow row = skus.find(line.skuId());

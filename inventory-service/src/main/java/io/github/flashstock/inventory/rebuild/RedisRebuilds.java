@@ -20,7 +20,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Every rebuild of a SKU's Redis state from MySQL (load, reload, recover) goes through here, so that none of them
+ * Every rebuild of a SKU's Redis state from MySQL (load, reload, rebuild after lost writes) goes through here, so that none of them
  * can count a unit a handover is moving twice. Under the SKU's rebuild lock (which {@code handover.lua} refuses to
  * work under), it reads MySQL's row and the SKU's pending handovers in one snapshot, and hands the script what
  * Redis's share is and which handovers to mark applied in the same call.
