@@ -8,7 +8,7 @@
 -- ARGV[3]  seconds to keep the finished record (it must outlive any retry of this transaction)
 -- ARGV[4]  units of this SKU the reservation holds, as the branch's action context says (used without a record)
 -- ARGV[5]  the buyer's user id (likewise)
--- ARGV[6]  1: a missing record is recovered (codes 5 and 6); 0: a missing record is only reported (code 7), for
+-- ARGV[6]  1: a missing record's units are taken (codes 5 and 6, an unrecorded confirm); 0: a missing record is only reported (code 7), for
 --          the caller to find out first whether the MySQL store holds the reservation (its Try ran there)
 --
 -- Reply {code, quantity}
@@ -18,14 +18,14 @@
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
 --   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
 --                      nothing changed; the Confirm is the MySQL store's
---   5 TAKEN_UNRECORDED        no record: q units were taken from available stock (active segments in order) and sold,
---                      the buyer's count raised, and a CONFIRMED record (recovered = 1) written, so a replay
+--   5 TAKEN_UNRECORDED no record: q units were taken from available stock (active segments in order) and sold,
+--                      the buyer's count raised, and a CONFIRMED record (unrecorded = 1) written, so a replay
 --                      finds ALREADY_APPLIED
 --   6 OVERSOLD         no record and fewer than q units available: the units were sold to someone else. Nothing
 --                      is taken; a CONFIRMED record (quantity 0, oversold = q) is written, and <KEYS[1]>:oversold
 --                      gets the fence key -> q, which the reconciler reports until an operator settles it
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
---                      lost writes explain: the CONFIRMED record, recovered = 1, is written and TAKEN_UNRECORDED answered,
+--                      lost writes explain: the CONFIRMED record, unrecorded = 1, is written and TAKEN_UNRECORDED answered,
 --                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
 --   7 UNRECORDED       no record, the SKU exists, and ARGV[6] is 0: nothing changed
 --   8 REFUSED          the record says the Try was refused (cancel.lua wrote it when the service refused the Try): the
@@ -63,7 +63,7 @@ if not state then
   if sku.epoch ~= server_id() then
     redis.call('INCRBY', stock .. ':buyer:' .. user, units)
     local millis = now_millis()
-    redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'recovered', 1, 'user', user,
+    redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'unrecorded', 1, 'user', user,
       'ended_at', millis)
     redis.call('EXPIRE', fence, retention)
     append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
@@ -95,7 +95,7 @@ if not state then
   redis.call('INCRBY', stock .. ':buyer:' .. user, units)
   local millis = now_millis()
   redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', table.concat(parts, ','),
-    'recovered', 1, 'user', user, 'ended_at', millis)
+    'unrecorded', 1, 'user', user, 'ended_at', millis)
   redis.call('EXPIRE', fence, retention)
   append_event(stock, 'CONFIRMED', millis, {{ARGV[1], ARGV[2], '', units, user}})
   return {TAKEN_UNRECORDED, units}

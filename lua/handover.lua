@@ -1,9 +1,9 @@
--- handover.lua: the Redis side of a handover, which moves units between a SKU's Redis store and its MySQL reserve
+-- handover.lua: the Redis side of a handover, which moves units between a SKU's Redis store and its allotment
 -- (sql/inventory.sql, stock_handover). Once per operation id: the first call decides and remembers how many units
 -- moved, every later call with that id changes nothing and answers the same.
 --
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments derive from it, see try.lua)
--- ARGV[1]  direction: OUT (Redis gives units to the MySQL reserve) or IN (Redis takes units from it)
+-- ARGV[1]  direction: OUT (Redis gives units to the MySQL store's allotment) or IN (Redis takes units from it)
 -- ARGV[2]  units (> 0): for OUT at most this many (as many as are available, up to it); for IN exactly this many
 -- ARGV[3]  operation id
 -- ARGV[4]  seconds to remember the operation id

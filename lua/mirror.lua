@@ -1,5 +1,5 @@
--- mirror.lua: tells Redis about one SKU line of a reservation the MySQL store holds (its Try ran on the MySQL path,
--- against the SKU's reserve: sql/inventory.sql, stock_ledger rows with backend MYSQL), so that Redis counts its units
+-- mirror.lua: tells Redis about one SKU line of a reservation the MySQL store holds (its Try ran on the MySQL store,
+-- against the SKU's allotment: sql/inventory.sql, stock_ledger rows with store MYSQL), so that Redis counts its units
 -- towards the buyer's purchase limit, and its fence knows the reservation is not Redis's. The service runs it for
 -- every such ledger row whose current state Redis does not reflect yet (redis_mirrored = 0), and again after the
 -- row changes; it converges, so a replay changes nothing.

@@ -8,7 +8,7 @@
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence records and <KEYS[1]>:open derive from it)
 -- ARGV[1]  MySQL stocked
 -- ARGV[2]  MySQL sold
--- ARGV[3]  MySQL reserved (units held by Tries on the MySQL path: not Redis's to sell)
+-- ARGV[3]  MySQL reserved (units held by Tries on the MySQL store: not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
 -- ARGV[5]  seconds to keep the fence records this closes
 -- ARGV[6]  segment count when the SKU has no stock hash (>= 1)
@@ -57,10 +57,10 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   local record = fields(fence, 'state', 'quantity', 'user')
   if record.state == 'TRIED' then
     if confirmed[fence] then
-      redis.call('HSET', fence, 'state', 'CONFIRMED', 'recovered', 1, 'ended_at', ended_at)
+      redis.call('HSET', fence, 'state', 'CONFIRMED', 'rebuilt', 1, 'ended_at', ended_at)
       closed_confirmed = closed_confirmed + 1
     else
-      redis.call('HSET', fence, 'state', 'CANCELLED', 'recovered', 1, 'ended_at', ended_at)
+      redis.call('HSET', fence, 'state', 'CANCELLED', 'rebuilt', 1, 'ended_at', ended_at)
       if record.user then
         redis.call('DECRBY', stock .. ':buyer:' .. record.user, tonumber(record.quantity))
       end

@@ -4,7 +4,7 @@
 -- KEYS[1]  inv:{<sku>}, the SKU's stock hash (segments, fence records and <KEYS[1]>:open derive from it, see try.lua)
 -- ARGV[1]  MySQL stocked: units ever stocked
 -- ARGV[2]  MySQL sold: units sold
--- ARGV[3]  MySQL reserved: units held by Tries on the MySQL path (not Redis's to sell)
+-- ARGV[3]  MySQL reserved: units held by Tries on the MySQL store (not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
 -- ARGV[5..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
 --           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n

@@ -5,25 +5,25 @@
 -- One row per SKU, in the words Redis uses too (docs/design.md, "Stock model"):
 --   stocked   = units ever stocked (initial + restocks)
 --   sold      = units sold by confirmed reservations
---   reserved  = units held by open Tries that ran on the MySQL path
+--   reserved  = units held by open Tries that ran on the MySQL store
 --   available = stocked - sold - reserved, never negative (checked by the database too)
--- and the MySQL reserve, the units only the MySQL path may sell (docs/design.md, "When Redis is down"):
---   reserve_available = units of the reserve a MySQL-path Try may take now
---   reserve_incoming  = units a handover is moving from Redis to the reserve (not sellable by either store until
---                        Redis has given them up; then they join reserve_available)
---   reserve_sold      = units sold by confirmed MySQL-path reservations (part of sold)
--- Redis holds the rest: it may sell stocked - sold - reserved - reserve_available - reserve_incoming, and has
--- sold sold - reserve_sold. Units move between the two stores only through stock_handover.
+-- and the MySQL store's allotment, the units only the MySQL store may sell (docs/design.md, "When Redis is down"):
+--   allotment_available = units of the allotment a MySQL-store Try may take now
+--   allotment_incoming  = units a handover is moving from Redis to the allotment (not sellable by either store until
+--                        Redis has given them up; then they join allotment_available)
+--   allotment_sold      = units sold by confirmed MySQL-store reservations (part of sold)
+-- Redis holds the rest: it may sell stocked - sold - reserved - allotment_available - allotment_incoming, and has
+-- sold sold - allotment_sold. Units move between the two stores only through stock_handover.
 -- A database made by the first release (columns total, locked) is migrated by the service when it starts, and one
--- made before the reserve gets its two columns then (both 0: everything is Redis's).
+-- made before the allotment gets its two columns then (both 0: everything is Redis's).
 CREATE TABLE IF NOT EXISTS sku_stock (
     sku_id          VARCHAR(64)  NOT NULL,
     stocked         BIGINT       NOT NULL DEFAULT 0,
     sold            BIGINT       NOT NULL DEFAULT 0,
     reserved        BIGINT       NOT NULL DEFAULT 0,
-    reserve_available BIGINT    NOT NULL DEFAULT 0,
-    reserve_incoming  BIGINT    NOT NULL DEFAULT 0,
-    reserve_sold   BIGINT       NOT NULL DEFAULT 0,
+    allotment_available BIGINT    NOT NULL DEFAULT 0,
+    allotment_incoming  BIGINT    NOT NULL DEFAULT 0,
+    allotment_sold   BIGINT       NOT NULL DEFAULT 0,
     per_user_limit  INT          NULL     COMMENT 'max units one user may buy; NULL = no limit',
     version         BIGINT       NOT NULL DEFAULT 0,
     created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
@@ -32,14 +32,14 @@ CREATE TABLE IF NOT EXISTS sku_stock (
     CONSTRAINT ck_sku_stock_counts CHECK (stocked >= 0 AND sold >= 0 AND reserved >= 0),
     CONSTRAINT ck_sku_stock_available CHECK (stocked - sold - reserved >= 0),
     CONSTRAINT ck_sku_stock_limit CHECK (per_user_limit IS NULL OR per_user_limit > 0),
-    CONSTRAINT ck_sku_stock_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0 AND reserve_sold >= 0
-        AND reserve_sold <= sold AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0)
+    CONSTRAINT ck_sku_stock_allotment CHECK (allotment_available >= 0 AND allotment_incoming >= 0 AND allotment_sold >= 0
+        AND allotment_sold <= sold AND stocked - sold - reserved - allotment_available - allotment_incoming >= 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- One row per (global transaction, reservation key, SKU): what a branch did to a SKU and how far it got.
--- The unique key makes a replayed Confirm or Cancel a no-op. Rows of Tries that ran in Redis (backend REDIS) are
+-- The unique key makes a replayed Confirm or Cancel a no-op. Rows of Tries that ran in Redis (store REDIS) are
 -- written by the ledger consumer from their stock events and moved on by the second phases; rows of Tries on the
--- MySQL path (backend MYSQL, against the reserve) are written by the Try itself, in the transaction that takes the
+-- MySQL store (store MYSQL, against the allotment) are written by the Try itself, in the transaction that takes the
 -- units, and are the MySQL store's fence: a CANCELLED row refuses a late Try. A Cancel that found nothing anywhere
 -- leaves a CANCELLED MYSQL row with redis_mirrored = 1 (a tombstone).
 CREATE TABLE IF NOT EXISTS stock_ledger (
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     sku_id           VARCHAR(64)  NOT NULL,
     quantity         INT          NOT NULL,
     state            VARCHAR(16)  NOT NULL COMMENT 'TRIED | CONFIRMED | CANCELLED | REFUSED',
-    backend          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try reserved the units',
+    store          VARCHAR(8)   NOT NULL COMMENT 'REDIS | MYSQL: where the Try reserved the units',
     user_id          VARCHAR(64)  NULL     COMMENT 'the buyer: per-user limits count both stores from here',
     redis_mirrored   TINYINT      NOT NULL DEFAULT 1
         COMMENT 'MYSQL rows: 0 until Redis reflects the row''s state (lua/mirror.lua: fence record, buyer count)',
@@ -65,10 +65,10 @@ CREATE TABLE IF NOT EXISTS stock_ledger (
     KEY idx_stock_ledger_sku_state (sku_id, state),
     KEY idx_stock_ledger_state_updated (state, updated_at),
     KEY idx_stock_ledger_buyer (sku_id, user_id),
-    KEY idx_stock_ledger_store (backend, redis_mirrored),
+    KEY idx_stock_ledger_store (store, redis_mirrored),
     CONSTRAINT ck_stock_ledger_quantity CHECK (quantity > 0),
     CONSTRAINT ck_stock_ledger_state CHECK (state IN ('TRIED', 'CONFIRMED', 'CANCELLED', 'REFUSED')),
-    CONSTRAINT ck_stock_ledger_backend CHECK (backend IN ('REDIS', 'MYSQL'))
+    CONSTRAINT ck_stock_ledger_backend CHECK (store IN ('REDIS', 'MYSQL'))
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- Every restock applied to sku_stock, by the caller's operation id (the Idempotency-Key of
@@ -98,13 +98,13 @@ CREATE TABLE IF NOT EXISTS repair_audit (
     KEY idx_repair_audit_sku (sku_id, created_at)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- Every move of units between the Redis store and the MySQL reserve, by operation id (idempotent, audited). MySQL
+-- Every move of units between the Redis store and the MySQL store's allotment, by operation id (idempotent, audited). MySQL
 -- always goes first, in the transaction that writes the PENDING row, so that MySQL never counts a unit as the
 -- reserve's while Redis may still sell it:
---   TO_MYSQL: reserve_incoming += units; then Redis gives up at most that many (lua/handover.lua, remembered under
---             the operation id); then, with the row marked DONE, reserve_incoming -= units and
---             reserve_available += moved (units Redis did not have stay Redis's).
---   TO_REDIS: reserve_available -= units; then Redis adds them (lua/handover.lua); then the row is marked DONE.
+--   TO_MYSQL: allotment_incoming += units; then Redis gives up at most that many (lua/handover.lua, remembered under
+--             the operation id); then, with the row marked DONE, allotment_incoming -= units and
+--             allotment_available += moved (units Redis did not have stay Redis's).
+--   TO_REDIS: allotment_available -= units; then Redis adds them (lua/handover.lua); then the row is marked DONE.
 -- A PENDING row is an operation under way or cut short: the service completes it, every step being safe to
 -- repeat. units is what was asked, moved what moved.
 CREATE TABLE IF NOT EXISTS stock_handover (

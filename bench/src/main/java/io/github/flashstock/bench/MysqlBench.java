@@ -30,7 +30,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * The service's MySQL store in-process, as the Try path runs it while Redis cannot take Tries:
  * {@link MysqlReservations} over MyBatis, Spring's transactions and HikariCP, with the service's settings (READ
  * COMMITTED connections, one pool connection per caller), against the devstack's MariaDB. Each run takes a SKU of
- * its own whose whole stock is in its MySQL reserve, and removes it and its ledger rows afterwards.
+ * its own whose whole stock is in its allotment, and removes it and its ledger rows afterwards.
  */
 final class MysqlBench implements AutoCloseable {
 
@@ -68,7 +68,7 @@ final class MysqlBench implements AutoCloseable {
      */
     RedisBench.Result tries(int clients, int requests, Integer perUserLimit) throws Exception {
         String sku = "bench-mysql-" + UUID.randomUUID();
-        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, reserve_available, per_user_limit) VALUES (?, ?, ?, ?)",
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, allotment_available, per_user_limit) VALUES (?, ?, ?, ?)",
                 sku, 1_000_000_000L, 1_000_000_000L, perUserLimit);
         try {
             ExecutorService pool = Executors.newFixedThreadPool(clients);

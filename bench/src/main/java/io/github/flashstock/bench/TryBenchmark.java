@@ -27,7 +27,7 @@ import java.util.Set;
  *       (the {@code XADD} of the call's TRIED events), which prices writing the events in the script;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients;
  *       and beside it the service's MySQL store in-process ({@link MysqlBench}: the Try path while Redis cannot take
- *       Tries, a ledger row plus the conditional update of the reserve in one transaction), 50 callers, once
+ *       Tries, a ledger row plus the conditional update of the allotment in one transaction), 50 callers, once
  *       without and once with a per-user limit.</li>
  * </ol>
  * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)

@@ -39,7 +39,7 @@ class MariaDbIT {
                 assertThat(ps.executeUpdate()).isEqualTo(1);
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO stock_ledger (xid, reservation_key, "
-                    + "branch_id, sku_id, quantity, state, backend) VALUES ('xid-1', 'order-1', 7, ?, 4, 'TRIED', 'MYSQL')")) {
+                    + "branch_id, sku_id, quantity, state, store) VALUES ('xid-1', 'order-1', 7, ?, 4, 'TRIED', 'MYSQL')")) {
                 ps.setString(1, sku);
                 ps.executeUpdate();
             }
@@ -72,7 +72,7 @@ class MariaDbIT {
     @Test
     void aLedgerRowIsUniquePerTransactionReservationAndSku(Endpoints endpoints) throws SQLException {
         String sku = "it-" + UUID.randomUUID();
-        String insert = "INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, backend) "
+        String insert = "INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, store) "
                 + "VALUES ('xid-u', 'order-u', '" + sku + "', 1, 'TRIED', 'REDIS')";
         try (Connection c = inventory(endpoints); Statement s = c.createStatement()) {
             s.executeUpdate(insert);

@@ -38,7 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
                 "inventory.reconciliation.drift-recheck=200ms",
                 // the tests of other features count units in Redis; the MySQL store's tests give SKUs reserves of
                 // their own (a handover, or inventory.mysql-store.allotment.skus through LiveConfig), and the rebalancer
-                // runs when a test asks for a round (or the reserves' settings change, or the Redis breaker closes)
+                // runs when a test asks for a round (or the allotments' settings change, or the Redis breaker closes)
                 "inventory.mysql-store.allotment.default=0",
                 "inventory.mysql-store.rebalance-interval=1h"})
 public abstract class InventoryITSupport {

@@ -9,11 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * What this instance last saw of each SKU's MySQL reserve (units it may sell now), from the rebalancer's rounds and
- * the MySQL store's own Tries: the Try path asks it whether the reserve may take a Try Redis refused for want of
- * stock, without a MySQL query per refusal. It can be a round behind; a reserve it thinks empty refuses like Redis,
- * one it thinks full that is not costs one MySQL Try. Each SKU seen with a reserve is a gauge,
- * {@code inventory.reserve.available{sku}}.
+ * What this instance last saw of each SKU's allotment (units it may sell now), from the rebalancer's rounds and
+ * the MySQL store's own Tries: the Try path asks it whether the allotment may take a Try Redis refused for want of
+ * stock, without a MySQL query per refusal. It can be a round behind; an allotment it thinks empty refuses like Redis,
+ * one it thinks full that is not costs one MySQL Try. Each SKU seen with an allotment is a gauge,
+ * {@code inventory.allotment.available{sku}}.
  */
 @Component
 public class AllotmentLevels {
@@ -25,7 +25,7 @@ public class AllotmentLevels {
         this.meters = meters;
     }
 
-    /** Whether the reserve of any of these SKUs had units when last seen. */
+    /** Whether the allotment of any of these SKUs had units when last seen. */
     public boolean mayHave(Collection<StockLine> lines) {
         for (StockLine line : lines) {
             if (available.getOrDefault(line.skuId(), 0L) > 0) {
@@ -35,13 +35,13 @@ public class AllotmentLevels {
         return false;
     }
 
-    /** The reserve of the SKU holds {@code units} it may sell now. */
+    /** The allotment of the SKU holds {@code units} it may sell now. */
     public void saw(String skuId, long units) {
         Long before = available.put(skuId, units);
         if (before == null && units > 0) {
             Gauge.builder("inventory.allotment.available", available, m -> m.getOrDefault(skuId, 0L))
                     .tag("sku", skuId)
-                    .description("units of the SKU's MySQL reserve the MySQL store may sell now, as last seen")
+                    .description("units of the SKU's allotment the MySQL store may sell now, as last seen")
                     .register(meters);
         }
         if (before == null && units == 0) {

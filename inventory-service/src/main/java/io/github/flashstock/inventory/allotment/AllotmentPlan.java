@@ -3,7 +3,7 @@ package io.github.flashstock.inventory.allotment;
 import java.util.Map;
 
 /**
- * The reserves in force: a default and per-SKU values ({@code inventory.mysql-store.allotment.default},
+ * The allotments in force: a default and per-SKU values ({@code inventory.mysql-store.allotment.default},
  * {@code inventory.mysql-store.allotment.skus.<skuId>}).
  */
 record AllotmentPlan(AllotmentTarget defaultTarget, Map<String, AllotmentTarget> perSku) {
@@ -18,7 +18,7 @@ record AllotmentPlan(AllotmentTarget defaultTarget, Map<String, AllotmentTarget>
         return perSku.getOrDefault(skuId, defaultTarget);
     }
 
-    /** Whether every SKU's reserve is 0 unless it has a value of its own. */
+    /** Whether every SKU's allotment is 0 unless it has a value of its own. */
     public boolean noDefault() {
         return defaultTarget.none();
     }

@@ -18,10 +18,10 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps every SKU's MySQL reserve at its target ({@link LiveAllotments}) while Redis is healthy: a round reads the
- * rows concerned in one query and moves units through {@link StockHandover}, into the reserve when it holds fewer
+ * Keeps every SKU's allotment at its target ({@link LiveAllotments}) while Redis is healthy: a round reads the
+ * rows concerned in one query and moves units through {@link StockHandover}, into the allotment when it holds fewer
  * than its target (after an outage sold from it, a restock, a larger target) and back to Redis when it holds more.
- * A round runs every {@code inventory.mysql-store.rebalance-interval}, when the reserves' settings change, and when the
+ * A round runs every {@code inventory.mysql-store.rebalance-interval}, when the allotments' settings change, and when the
  * Redis breaker closes again. While this instance cannot reach Redis it moves nothing (a handover needs Redis's step)
  * and only records the levels it reads ({@link AllotmentLevels}).
  *
@@ -34,7 +34,7 @@ public class AllotmentRebalancer implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(AllotmentRebalancer.class);
 
     private final SkuStockMapper skus;
-    private final LiveAllotments reserves;
+    private final LiveAllotments allotments;
     private final AllotmentLevels levels;
     private final StockHandover handover;
     private final RedisHealth redis;
@@ -42,22 +42,22 @@ public class AllotmentRebalancer implements DisposableBean {
     private final long intervalMillis;
     private final AtomicBoolean queued = new AtomicBoolean();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "reserve-rebalancer");
+        Thread t = new Thread(r, "allotment-rebalancer");
         t.setDaemon(true);
         return t;
     });
 
-    AllotmentRebalancer(SkuStockMapper skus, LiveAllotments reserves, AllotmentLevels levels, StockHandover handover,
+    AllotmentRebalancer(SkuStockMapper skus, LiveAllotments allotments, AllotmentLevels levels, StockHandover handover,
                       RedisHealth redis, RedisStockReader reader,
                       @Value("${inventory.mysql-store.rebalance-interval:2s}") java.time.Duration interval) {
         this.skus = skus;
-        this.reserves = reserves;
+        this.allotments = allotments;
         this.levels = levels;
         this.handover = handover;
         this.redis = redis;
         this.reader = reader;
         this.intervalMillis = interval.toMillis();
-        reserves.whenChanged(this::soon);
+        allotments.whenChanged(this::soon);
         redis.whenHealthyAgain(this::soon);
     }
 
@@ -80,16 +80,16 @@ public class AllotmentRebalancer implements DisposableBean {
         try {
             round();
         } catch (RuntimeException e) {
-            log.warn("reserve rebalance round failed, next one in {} ms: {}", intervalMillis, e.toString());
+            log.warn("allotment rebalance round failed, next one in {} ms: {}", intervalMillis, e.toString());
         }
     }
 
     /** One round: reads the rows concerned and moves what is worth moving. @return the moves made */
     public synchronized int round() {
-        AllotmentPlan plan = reserves.inForce();
+        AllotmentPlan plan = allotments.inForce();
         int moves = 0;
         for (SkuStockRow row : skus.reserveRows(!plan.noDefault(), plan.perSku().keySet())) {
-            levels.saw(row.skuId(), row.reserveAvailable());
+            levels.saw(row.skuId(), row.allotmentAvailable());
             if (redis.healthy() && rebalance(row, plan)) {
                 moves++;
             }
@@ -100,7 +100,7 @@ public class AllotmentRebalancer implements DisposableBean {
     private boolean rebalance(SkuStockRow row, AllotmentPlan plan) {
         AllotmentTarget target = plan.targetFor(row.skuId());
         long wanted = target.unitsFor(row.available());
-        long holds = row.reserveAvailable() + row.reserveIncoming();
+        long holds = row.allotmentAvailable() + row.allotmentIncoming();
         if (!target.worthMoving(holds, wanted)) {
             return false;
         }
@@ -113,7 +113,7 @@ public class AllotmentRebalancer implements DisposableBean {
             units = Math.min(wanted - holds, Math.min(redisAvailable, row.redisAvailable()));
         } else {
             direction = StockHandover.Direction.TO_REDIS;
-            units = Math.min(holds - wanted, row.reserveAvailable());
+            units = Math.min(holds - wanted, row.allotmentAvailable());
         }
         if (units <= 0) {
             return false;
@@ -121,11 +121,11 @@ public class AllotmentRebalancer implements DisposableBean {
         StockHandover.Result result = handover.handOver(row.skuId(), direction, units,
                 "rebalance-" + row.skuId() + "-" + row.version(), "rebalancer (target " + target + ")");
         if (result instanceof StockHandover.Result.Done done) {
-            levels.saw(row.skuId(), row.reserveAvailable() + (direction == StockHandover.Direction.TO_MYSQL
+            levels.saw(row.skuId(), row.allotmentAvailable() + (direction == StockHandover.Direction.TO_MYSQL
                     ? done.row().moved() : -done.row().moved()));
             return true;
         }
-        log.debug("reserve of {}: {} of {} unit(s) not moved now: {}", row.skuId(), direction, units, result);
+        log.debug("allotment of {}: {} of {} unit(s) not moved now: {}", row.skuId(), direction, units, result);
         return false;
     }
 

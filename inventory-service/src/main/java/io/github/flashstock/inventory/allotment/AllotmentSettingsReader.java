@@ -79,7 +79,7 @@ class AllotmentSettingsReader {
         if (parsed.isPresent()) {
             return parsed.get();
         }
-        log.warn("Rejected reserve {} = '{}' (a number of units such as 50, or a whole percent such as 10%); {}"
+        log.warn("Rejected allotment {} = '{}' (a number of units such as 50, or a whole percent such as 10%); {}"
                 + " stays in force", key, raw, stays == null ? "the default" : stays);
         meters.counter("inventory.allotment.rejected", "key", key).increment();
         return stays;

@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How large one SKU's MySQL reserve should be: a number of units ({@code "50"}) or a share of the SKU's available
+ * How large one SKU's allotment should be: a number of units ({@code "50"}) or a share of the SKU's available
  * units ({@code "10%"}; whole percent, 0 to 100). Either way never more than the SKU has available.
  */
 record AllotmentTarget(long units, int percent) {
@@ -40,13 +40,13 @@ record AllotmentTarget(long units, int percent) {
         return percent >= 0;
     }
 
-    /** Whether every SKU with this target has no reserve. */
+    /** Whether every SKU with this target has no allotment. */
     public boolean none() {
         return isShare() ? percent == 0 : units == 0;
     }
 
     /**
-     * The reserve's size for a SKU with {@code available} units: neither sold nor held by open Tries, in either
+     * The allotment's size for a SKU with {@code available} units: neither sold nor held by open Tries, in either
      * store ({@code sku_stock}'s {@code stocked - sold - reserved}).
      */
     public long unitsFor(long available) {
@@ -56,7 +56,7 @@ record AllotmentTarget(long units, int percent) {
     }
 
     /**
-     * Whether a reserve of {@code current} units is far enough from {@code target} to move units: any difference
+     * Whether an allotment of {@code current} units is far enough from {@code target} to move units: any difference
      * for a number of units; for a share, more than a tenth of the target (a share follows the stock as the sale
      * sells it, and each Try would otherwise cause a handover of a unit).
      */

@@ -10,7 +10,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs {@code lua/handover.lua}: the Redis side of a handover between a SKU's Redis store and its MySQL reserve,
+ * Runs {@code lua/handover.lua}: the Redis side of a handover between a SKU's Redis store and its allotment,
  * once per operation id.
  */
 @Component
@@ -20,9 +20,9 @@ public class HandoverScript {
 
     /** Which way the units go, seen from Redis. */
     public enum Direction {
-        /** Redis gives units to the MySQL reserve (at most what it has available). */
+        /** Redis gives units to the MySQL store's allotment (at most what it has available). */
         OUT,
-        /** Redis takes units back from the MySQL reserve. */
+        /** Redis takes units back from the MySQL store's allotment. */
         IN
     }
 

@@ -8,7 +8,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The reserves in force ({@code inventory.mysql-store.allotment}: a default and per-SKU values, as units or a share of
+ * The allotments in force ({@code inventory.mysql-store.allotment}: a default and per-SKU values, as units or a share of
  * the SKU's available units), read at start and again on every configuration change that touches them (a Nacos push,
  * or a refresh after a file change). Whoever must act on a change registers with {@link #whenChanged}.
  */
@@ -28,7 +28,7 @@ public class LiveAllotments {
         return inForce;
     }
 
-    /** The reserve a SKU should hold when it has {@code available} units (neither sold nor held by open Tries). */
+    /** The allotment a SKU should hold when it has {@code available} units (neither sold nor held by open Tries). */
     public long targetFor(String skuId, long available) {
         return inForce.targetFor(skuId).unitsFor(available);
     }

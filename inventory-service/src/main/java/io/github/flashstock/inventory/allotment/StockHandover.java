@@ -17,16 +17,16 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Moves units between a SKU's Redis store and its MySQL reserve: the only way they move (docs/design.md, "When Redis
+ * Moves units between a SKU's Redis store and its allotment: the only way they move (docs/design.md, "When Redis
  * is down"). One operation per id, recorded in {@code stock_handover} (idempotent, audited), in three steps, MySQL
- * first so that MySQL never counts a unit as the reserve's while Redis may still sell it:
+ * first so that MySQL never counts a unit as the allotment's while Redis may still sell it:
  * <ol>
- *     <li>MySQL, one transaction: the PENDING row, and {@code reserve_incoming += units} (to MySQL) or
- *     {@code reserve_available -= units} (to Redis);</li>
+ *     <li>MySQL, one transaction: the PENDING row, and {@code allotment_incoming += units} (to MySQL) or
+ *     {@code allotment_available -= units} (to Redis);</li>
  *     <li>Redis, {@code handover.lua}: gives up at most {@code units} available units, or takes {@code units};
  *     remembered under the operation id;</li>
- *     <li>MySQL, one transaction: the row DONE with the units moved; to MySQL, {@code reserve_incoming -= units}
- *     and {@code reserve_available += moved}.</li>
+ *     <li>MySQL, one transaction: the row DONE with the units moved; to MySQL, {@code allotment_incoming -= units}
+ *     and {@code allotment_available += moved}.</li>
  * </ol>
  * Every step is safe to repeat, so an operation cut short anywhere is completed by repeating it: a replay of the
  * request, or {@link #completeCutShort()} for the ones nobody replays. A rebuild of the SKU's Redis state settles
@@ -111,7 +111,7 @@ public class StockHandover {
                 return new Result.Refused(direction == Direction.TO_MYSQL
                         ? "Redis has " + now.redisAvailable() + " unit(s) available as MySQL counts them, fewer than "
                         + units
-                        : "the MySQL reserve has " + now.reserveAvailable() + " unit(s) available, fewer than " + units);
+                        : "the MySQL store's allotment has " + now.allotmentAvailable() + " unit(s) available, fewer than " + units);
             }
             return null;
         });
@@ -171,7 +171,7 @@ public class StockHandover {
         });
         SkuStockRow now = skus.find(row.skuId());
         if (now != null) {
-            levels.saw(row.skuId(), now.reserveAvailable());
+            levels.saw(row.skuId(), now.allotmentAvailable());
         }
         return handovers.find(row.operationId());
     }

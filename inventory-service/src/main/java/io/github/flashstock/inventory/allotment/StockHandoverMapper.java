@@ -43,18 +43,18 @@ public interface StockHandoverMapper {
     int finish(@Param("operationId") String operationId, @Param("moved") long moved);
 
     /** TO_MYSQL, first step: the units are on their way, sellable by neither store. @return 1 when possible */
-    @Update("UPDATE sku_stock SET reserve_incoming = reserve_incoming + #{units}, version = version + 1"
+    @Update("UPDATE sku_stock SET allotment_incoming = allotment_incoming + #{units}, version = version + 1"
             + " WHERE sku_id = #{skuId}"
-            + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= #{units}")
+            + " AND stocked - sold - reserved - allotment_available - allotment_incoming >= #{units}")
     int expect(@Param("skuId") String skuId, @Param("units") long units);
 
-    /** TO_MYSQL, last step: of the units expected, those Redis gave up join the reserve; the rest stay Redis's. */
-    @Update("UPDATE sku_stock SET reserve_incoming = reserve_incoming - #{units},"
-            + " reserve_available = reserve_available + #{moved}, version = version + 1 WHERE sku_id = #{skuId}")
+    /** TO_MYSQL, last step: of the units expected, those Redis gave up join the allotment; the rest stay Redis's. */
+    @Update("UPDATE sku_stock SET allotment_incoming = allotment_incoming - #{units},"
+            + " allotment_available = allotment_available + #{moved}, version = version + 1 WHERE sku_id = #{skuId}")
     int receive(@Param("skuId") String skuId, @Param("units") long units, @Param("moved") long moved);
 
-    /** TO_REDIS, first step: the units leave the reserve. @return 1 when the reserve had them */
-    @Update("UPDATE sku_stock SET reserve_available = reserve_available - #{units}, version = version + 1"
-            + " WHERE sku_id = #{skuId} AND reserve_available >= #{units}")
+    /** TO_REDIS, first step: the units leave the allotment. @return 1 when the allotment had them */
+    @Update("UPDATE sku_stock SET allotment_available = allotment_available - #{units}, version = version + 1"
+            + " WHERE sku_id = #{skuId} AND allotment_available >= #{units}")
     int release(@Param("skuId") String skuId, @Param("units") long units);
 }

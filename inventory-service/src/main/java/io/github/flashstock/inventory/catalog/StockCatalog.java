@@ -44,13 +44,13 @@ public class StockCatalog {
     private final ReloadScript reload;
     private final SalesRecord record;
     private final RedisRebuilds rebuilds;
-    private final LiveAllotments reserves;
+    private final LiveAllotments allotments;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveAllotments reserves) {
+                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveAllotments allotments) {
         this.rebuilds = rebuilds;
-        this.reserves = reserves;
+        this.allotments = allotments;
         this.record = record;
         this.skus = skus;
         this.init = init;
@@ -73,17 +73,17 @@ public class StockCatalog {
     public enum Creation { CREATED, ALREADY_EXISTS }
 
     /**
-     * Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. Its reserve
+     * Creates the SKU in MySQL, then in Redis; an existing SKU is never overwritten in either. Its allotment
      * ({@link LiveAllotments}) starts in MySQL's row, and Redis gets the rest: the two stores never count a unit twice,
      * whichever step a crash cuts off (a SKU MySQL knows and Redis lacks is loaded from MySQL's row).
      */
     public Creation create(String skuId, long stocked, Integer perUserLimit, int segments) {
-        long reserve = reserves.targetFor(skuId, stocked);
-        boolean created = skus.create(skuId, stocked, perUserLimit, reserve) == 1;
+        long allotment = allotments.targetFor(skuId, stocked);
+        boolean created = skus.create(skuId, stocked, perUserLimit, allotment) == 1;
         if (!created) {
             return Creation.ALREADY_EXISTS;
         }
-        InitOutcome outcome = init.run(skuId, stocked - reserve, 0, perUserLimit == null ? 0 : perUserLimit,
+        InitOutcome outcome = init.run(skuId, stocked - allotment, 0, perUserLimit == null ? 0 : perUserLimit,
                 segments);
         if (outcome instanceof InitOutcome.AlreadyExists existing) {
             log.warn("SKU {} was new in MySQL but already had stock in Redis ({}); Redis left as it was", skuId,

@@ -20,12 +20,12 @@ class StockWarmUp implements ApplicationRunner {
 
     private final StockCatalog catalog;
     private final EpochScript epochs;
-    private final SkuRebuilds recovery;
+    private final SkuRebuilds rebuilds;
 
-    StockWarmUp(StockCatalog catalog, EpochScript epochs, SkuRebuilds recovery) {
+    StockWarmUp(StockCatalog catalog, EpochScript epochs, SkuRebuilds rebuilds) {
         this.catalog = catalog;
         this.epochs = epochs;
-        this.recovery = recovery;
+        this.rebuilds = rebuilds;
     }
 
     @Override
@@ -33,10 +33,10 @@ class StockWarmUp implements ApplicationRunner {
         int handed = 0;
         for (String skuId : catalog.skuIds()) {
             if (epochs.run(skuId) != EpochScript.Code.CURRENT) {
-                recovery.found(skuId);
+                rebuilds.found(skuId);
                 handed++;
             }
         }
-        log.info("warm-up: {} SKU(s) missing or stale in Redis, handed to recovery", handed);
+        log.info("warm-up: {} SKU(s) missing or stale in Redis, handed to the rebuild", handed);
     }
 }

@@ -30,6 +30,6 @@ class LedgerFold {
      */
     public boolean fold(StockEventMessage e) {
         return "TRIED".equals(e.phase()) && ledger.insert(e.xid(), e.reservationId(), e.branchId(), e.skuId(),
-                e.quantity(), "TRIED", e.backend(), e.userId()) == 1;
+                e.quantity(), "TRIED", e.store(), e.userId()) == 1;
     }
 }

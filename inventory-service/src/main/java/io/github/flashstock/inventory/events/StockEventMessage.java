@@ -1,15 +1,19 @@
 package io.github.flashstock.inventory.events;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
+
 
 /**
  * A stock event as it travels on RocketMQ (JSON).
  *
  * @param phase   TRIED, CONFIRMED or CANCELLED: the ledger state the event moves its row to
- * @param backend where the Try reserved the units: REDIS (MYSQL once the fallback path exists)
+ * @param store   the store that holds the reservation: REDIS (the scripts write the events; the MySQL store's
+ *                reservations are in the ledger already); also read under its earlier name {@code backend}, so
+ *                that messages sent before an upgrade are folded the same
  * @param at      when the phase ran, epoch milliseconds
  */
 public record StockEventMessage(String phase, String xid, String reservationId, long branchId, String skuId,
-                                long quantity, String userId, String backend, long at) {
+                                long quantity, String userId, @JsonAlias("backend") String store, long at) {
 
     /** The message key: one reservation on one SKU. */
     String key() {

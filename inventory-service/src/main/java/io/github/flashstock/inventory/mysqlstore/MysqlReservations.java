@@ -25,10 +25,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The MySQL store: reservations taken from a SKU's reserve ({@code sku_stock.reserve_available}) when Redis cannot
+ * The MySQL store: reservations taken from a SKU's allotment ({@code sku_stock.allotment_available}) when Redis cannot
  * take them, with the same rules as {@code try.lua}: all or nothing over the lines, the per-user limit, idempotent
  * per (xid, reservation id), a Cancel that came first refuses the Try. Its fence and record are the ledger rows with
- * backend MYSQL, written in the transaction that takes the units. Each method is one transaction in READ COMMITTED,
+ * store MYSQL, written in the transaction that takes the units. Each method is one transaction in READ COMMITTED,
  * the isolation level the service's connections are made with ({@code spring.datasource.hikari.transaction-isolation};
  * checked at start): a statement after a row lock then sees everything committed before the lock was granted, which
  * the per-user limit relies on, and no gap locks are taken.
@@ -43,18 +43,18 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /** {@link #inOneOrTwoTrips}, no limit: the row is written only when the update took the units (ROW_COUNT()). */
     private static final String ONE_TRIP = "START TRANSACTION;"
-            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
-            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ? AND per_user_limit IS NULL;"
-            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " UPDATE sku_stock SET reserved = reserved + ?, allotment_available = allotment_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ? AND per_user_limit IS NULL;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
             + " COMMIT;"
             + " SELECT per_user_limit FROM sku_stock WHERE sku_id = ?";
 
     /** {@link #inOneOrTwoTrips} with a limit: the same, then the limit and the buyer's units; no commit yet. */
     private static final String LIMITED_TRIP = "START TRANSACTION;"
-            + " UPDATE sku_stock SET reserved = reserved + ?, reserve_available = reserve_available - ?,"
-            + " version = version + 1 WHERE sku_id = ? AND reserve_available >= ?;"
-            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+            + " UPDATE sku_stock SET reserved = reserved + ?, allotment_available = allotment_available - ?,"
+            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ?;"
+            + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
             + " SELECT per_user_limit, (SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
             + " AND user_id = ? AND state IN ('TRIED', 'CONFIRMED') AND NOT (xid = ? AND reservation_key = ?))"
@@ -104,10 +104,10 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /**
      * The Try, in one transaction: a TRIED row per line, then per line (in SKU order, so that two Tries lock rows in
-     * one order) the units out of the reserve and, for a SKU with a per-user limit, the buyer's units in both stores
+     * one order) the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
      * counted after the row lock. Any refusal rolls everything back.
      *
-     * @param redisReachable whether Redis answered for this Try (it refused; the reserve is its overflow) or not
+     * @param redisReachable whether Redis answered for this Try (it refused; the allotment is its overflow) or not
      *                       (the MySQL store stands in for it)
      * @return among the refusals {@link TryOutcome.MysqlStoreBusy} when Redis is out of reach, the allotment lacks
      *         the units and Redis's share has some: the truthful answer is "not now", not "sold out"
@@ -140,7 +140,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /**
      * The common Try, one line, without the general way's round trips, which the SKU's row lock would otherwise be
      * held across (on the hot row, that time is the MySQL store's throughput). The statements go together in one
-     * request ({@code allowMultiQueries}): the units out of the reserve, the TRIED row only if they were taken
+     * request ({@code allowMultiQueries}): the units out of the allotment, the TRIED row only if they were taken
      * ({@code ROW_COUNT()}), and then
      * <ul>
      *   <li>for a SKU without a per-user limit, the commit, in the same request: one round trip, the row locked only
@@ -239,7 +239,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         return ps.getUpdateCount();
     }
 
-    /** One line's units out of the reserve; null when taken, the refusal otherwise. */
+    /** One line's units out of the allotment; null when taken, the refusal otherwise. */
     private TryOutcome take(TryRequest request, StockLine line, boolean redisReachable) {
         String sku = line.skuId();
         int units = line.quantity();
@@ -252,7 +252,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         }
         if (skus.takeFromReserve(sku, units) != 1) {
             SkuStockRow now = skus.find(sku);
-            levels.saw(sku, now.reserveAvailable());
+            levels.saw(sku, now.allotmentAvailable());
             return reserveShort(now, units, redisReachable);
         }
         if (row.perUserLimit() != null) {
@@ -268,10 +268,10 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private static TryOutcome reserveShort(SkuStockRow row, int units, boolean redisReachable) {
         if (!redisReachable && row.redisAvailable() > 0) {
             return new TryOutcome.MysqlStoreBusy(row.skuId(), "SKU " + row.skuId() + ": Redis is out of reach and"
-                    + " the MySQL store's allotment has " + row.reserveAvailable() + " unit(s), " + units
+                    + " the MySQL store's allotment has " + row.allotmentAvailable() + " unit(s), " + units
                     + " requested; the other unit(s) are Redis's; nothing was reserved, try again in a moment");
         }
-        return new TryOutcome.InsufficientStock(row.skuId(), units, row.reserveAvailable());
+        return new TryOutcome.InsufficientStock(row.skuId(), units, row.allotmentAvailable());
     }
 
     /** A Try whose rows (some of them) exist: a replay, a reservation Redis holds, or one cancelled first. */
@@ -290,8 +290,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /**
-     * A replay of a Try whose refusal this store recorded: refused again, as it stands now (the reserve's units, the
-     * buyer's limit); a refusal recorded while the SKU was being recovered says so again.
+     * A replay of a Try whose refusal this store recorded: refused again, as it stands now (the allotment's units, the
+     * buyer's limit); a refusal recorded while the SKU was stale says so again.
      */
     private TryOutcome refusedAgain(TryRequest request, StockLine line) {
         SkuStockRow row = skus.find(line.skuId());
@@ -305,7 +305,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
                     row.perUserLimit() == null ? 0 : row.perUserLimit(),
                     ledger.held(line.skuId(), request.userId(), request.xid(), request.reservationId()));
-            default -> new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), row.reserveAvailable());
+            default -> new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), row.allotmentAvailable());
         };
     }
 
@@ -325,7 +325,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /**
      * Records in this store that the reservation's Try was refused, on one SKU: a REFUSED row, unless the reservation
      * has a row of the SKU already; a TRIED row of this store (an earlier slot group of the same Try took units from
-     * the reserve) is cancelled, its units back in the reserve. A Confirm that meets the REFUSED row takes nothing.
+     * the allotment) is cancelled, its units back in the allotment. A Confirm that meets the REFUSED row takes nothing.
      */
     void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
         tx.executeWithoutResult(status -> {
@@ -373,7 +373,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /**
      * The Cancel of one line, if the MySQL store holds it: TRIED moves to CANCELLED and its units go back to the
      * reserve. With {@code fence}, a line no store holds gets a CANCELLED row (a tombstone), which refuses a late Try
-     * on the MySQL path ({@link PhaseOutcome.NoRecord}); the caller asks for it once Redis has its own tombstone.
+     * on the MySQL store ({@link PhaseOutcome.NoRecord}); the caller asks for it once Redis has its own tombstone.
      *
      * @return empty when the MySQL store does not hold the line (and, without {@code fence}, there is no row)
      */

@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
 @Component
 class MysqlStoreLimit {
 
-    static final String NAME = "inventory-mysql-path";
+    static final String NAME = "inventory-mysql-store";
     static final String KEY = "inventory.mysql-store.tries-per-second";
     static final int DEFAULT = 200;
     private static final Logger log = LoggerFactory.getLogger(MysqlStoreLimit.class);
@@ -58,7 +58,7 @@ class MysqlStoreLimit {
         if (event.getKeys().contains(KEY)) {
             int rate = read(inForce);
             if (rate != inForce) {
-                log.info("MySQL path: {} Tries per second (was {})", rate, inForce);
+                log.info("MySQL store: {} Tries per second (was {})", rate, inForce);
                 inForce = rate;
                 limiter.changeLimitForPeriod(rate);
             }

@@ -58,7 +58,7 @@ class MysqlStoreMirror implements DisposableBean {
     private final long intervalMillis;
     private final AtomicBoolean queued = new AtomicBoolean();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "reserve-mirror");
+        Thread t = new Thread(r, "mysql-store-mirror");
         t.setDaemon(true);
         return t;
     });

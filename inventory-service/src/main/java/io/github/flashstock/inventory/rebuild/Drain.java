@@ -35,7 +35,7 @@ final class Drain {
         Optional<Set<String>> before = coordinator.openXids();
         while (before.isEmpty()) {
             if (!Instant.now().isBefore(deadline)) {
-                log.error("stock recovery: the coordinator could not be asked for {}; SKUs {} stay refused",
+                log.error("rebuild: the coordinator could not be asked for {}; SKUs {} stay refused",
                         settings.drainTimeout(), waitingSkus);
                 return false;
             }
@@ -47,7 +47,7 @@ final class Drain {
         Set<String> waitingFor = new LinkedHashSet<>(before.get());
         while (!waitingFor.isEmpty()) {
             if (!Instant.now().isBefore(deadline)) {
-                log.error("stock recovery: {} global transaction(s) open at the loss still not ended after {} (e.g."
+                log.error("rebuild: {} global transaction(s) open at the loss still not ended after {} (e.g."
                         + " {}); SKUs {} stay refused", waitingFor.size(), settings.drainTimeout(),
                         waitingFor.iterator().next(), waitingSkus);
                 return false;

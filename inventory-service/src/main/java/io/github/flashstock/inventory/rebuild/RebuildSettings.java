@@ -5,7 +5,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Settings under {@code inventory.recovery}: rebuilding SKUs whose Redis server restarted or failed over.
+ * Settings under {@code inventory.rebuild}: rebuilding SKUs whose Redis server restarted or failed over.
  *
  * @param poll               pause between two questions to the coordinator while waiting
  * @param drainTimeout       longest wait for the transactions open at the loss to end, per attempt

@@ -20,7 +20,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Every rebuild of a SKU's Redis state from MySQL (load, reload, recover) goes through here, so that none of them
+ * Every rebuild of a SKU's Redis state from MySQL (load, reload, rebuild after lost writes) goes through here, so that none of them
  * can count a unit a handover is moving twice. Under the SKU's rebuild lock (which {@code handover.lua} refuses to
  * work under), it reads MySQL's row and the SKU's pending handovers in one snapshot, and hands the script what
  * Redis's share is and which handovers to mark applied in the same call.
@@ -32,9 +32,9 @@ public class RedisRebuilds {
      * What a rebuild writes, from one MySQL snapshot.
      *
      * @param row        the SKU's row; null when MySQL does not know the SKU
-     * @param stocked    {@code stocked} as the scripts take it (MySQL's less the reserve's sales)
+     * @param stocked    {@code stocked} as the scripts take it (MySQL's less the allotment's sales)
      * @param sold       units Redis sold
-     * @param notRedis   units MySQL holds apart from sales (the MySQL path's reservations, the reserve, units on
+     * @param notRedis   units MySQL holds apart from sales (the MySQL store's reservations, the allotment, units on
      *                   their way to it), less what handovers under way will give back to Redis
      * @param handovers  the pending handovers, with the units the counters account for
      */
@@ -98,8 +98,8 @@ public class RedisRebuilds {
             }
             marks.put(h.operationId(), moved.orElse(h.units()));
         }
-        long notRedis = row.reserved() + row.reserveAvailable() + row.reserveIncoming() - givenBack;
-        return new Basis(row, row.stocked() - row.reserveSold(), row.redisSold(), notRedis,
+        long notRedis = row.reserved() + row.allotmentAvailable() + row.allotmentIncoming() - givenBack;
+        return new Basis(row, row.stocked() - row.allotmentSold(), row.redisSold(), notRedis,
                 new HandoverMarks(marks, settings.fenceRetention()));
     }
 }

@@ -45,7 +45,7 @@ public class ReloadScript {
     }
 
     /**
-     * Runs {@code work} holding the SKU's {@link RebuildLock}, the one every rebuild of the SKU (reload, recover,
+     * Runs {@code work} holding the SKU's {@link RebuildLock}, the one every rebuild of the SKU (reload, rebuild after lost writes,
      * load) holds and {@code handover.lua} respects. @return empty, without running it, when another holds the lock
      */
     public <T> Optional<T> holdingLock(String skuId, Duration lockFor, java.util.function.Supplier<T> work) {

@@ -63,7 +63,7 @@ public class SkuRebuilds implements DisposableBean {
     private final Set<String> asked = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean running = new AtomicBoolean();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stock-recovery");
+        Thread t = new Thread(r, "sku-rebuilds");
         t.setDaemon(true);
         return t;
     });
@@ -153,7 +153,7 @@ public class SkuRebuilds implements DisposableBean {
                 }
             }
         } catch (RuntimeException e) {
-            log.error("stock recovery round failed; trying again: {}", e.toString());
+            log.error("rebuild round failed; trying again: {}", e.toString());
         } finally {
             running.set(false);
             if (!pending.isEmpty()) {
@@ -186,7 +186,7 @@ public class SkuRebuilds implements DisposableBean {
         if (!(done.get() instanceof RebuildScript.Rebuilt r)) {
             return true;
         }
-        meters.counter("inventory.recoveries").increment();
+        meters.counter("inventory.rebuilds").increment();
         log.warn("SKU {} rebuilt from MySQL after a Redis restart or failover: {} available, {} sold; open"
                 + " reservations closed: {} confirmed, {} cancelled", skuId, r.available(), r.sold(),
                 r.closedConfirmed(), r.closedCancelled());

@@ -32,12 +32,12 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          */
         OVERSOLD_CONFIRM,
         /**
-         * The MySQL store's counts in {@code sku_stock} ({@code reserved}, {@code reserve_sold}) differ from its
-         * ledger rows (backend MYSQL, TRIED and CONFIRMED); facts: both of each.
+         * The MySQL store's counts in {@code sku_stock} ({@code reserved}, {@code allotment_sold}) differ from its
+         * ledger rows (store MYSQL, TRIED and CONFIRMED); facts: both of each.
          */
-        RESERVE_DRIFT,
+        ALLOTMENT_DRIFT,
         /**
-         * A handover between Redis and the reserve has stayed PENDING longer than the threshold (its Redis step
+         * A handover between Redis and the allotment has stayed PENDING longer than the threshold (its Redis step
          * cannot run: Redis out of reach, the SKU stale); facts: operation id, direction, units, age.
          */
         HANDOVER_PENDING,

@@ -177,7 +177,7 @@ public class Reconciler {
      */
     private List<Finding> mysqlStore(String sku, SkuStockRow row) {
         List<Finding> findings = new ArrayList<>();
-        reserveDrift(sku, row.reserved(), ledger.reserveUnits(sku, "TRIED"), row.reserveSold(),
+        reserveDrift(sku, row.reserved(), ledger.reserveUnits(sku, "TRIED"), row.allotmentSold(),
                 ledger.reserveUnits(sku, "CONFIRMED")).ifPresent(findings::add);
         ledger.heldSince(sku, settings.overdueAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
         handovers.pendingOf(sku).stream().filter(this::pendingTooLong).forEach(h -> findings.add(pending(h)));
@@ -203,7 +203,7 @@ public class Reconciler {
             SkuStockRow row = rows.containsKey(sku) ? rows.get(sku) : skus.find(sku);
             long[] units = ledgerUnits.getOrDefault(sku, new long[2]);
             if (row != null) {
-                reserveDrift(sku, row.reserved(), units[0], row.reserveSold(), units[1]).ifPresent(findings::add);
+                reserveDrift(sku, row.reserved(), units[0], row.allotmentSold(), units[1]).ifPresent(findings::add);
             }
         }
         ledger.heldSince(null, settings.overdueAfter().toSeconds()).forEach(h -> findings.add(heldTooLong(h)));
@@ -212,17 +212,17 @@ public class Reconciler {
         return findings;
     }
 
-    private static Optional<Finding> reserveDrift(String sku, long reserved, long tried, long reserveSold,
+    private static Optional<Finding> reserveDrift(String sku, long reserved, long tried, long allotmentSold,
                                                   long confirmed) {
-        if (tried == reserved && confirmed == reserveSold) {
+        if (tried == reserved && confirmed == allotmentSold) {
             return Optional.empty();
         }
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("mysqlReserved", reserved);
         facts.put("ledgerTried", tried);
-        facts.put("reserveSold", reserveSold);
+        facts.put("allotmentSold", allotmentSold);
         facts.put("ledgerConfirmed", confirmed);
-        return Optional.of(new Finding(Finding.Kind.RESERVE_DRIFT, sku, facts));
+        return Optional.of(new Finding(Finding.Kind.ALLOTMENT_DRIFT, sku, facts));
     }
 
     private Finding heldTooLong(Map<String, Object> held) {
@@ -280,9 +280,9 @@ public class Reconciler {
 
     /**
      * Redis against MySQL: the units Redis has not sold ({@code available + reserved}) must be what MySQL has
-     * available to it ({@code stocked - sold - reserved - reserve_available - reserve_incoming}: MySQL's
-     * reserved being the MySQL path's, and the reserve being the MySQL path's to sell), and Redis must have sold what MySQL records as sold
-     * from Redis ({@code sold - reserve_sold}).
+     * available to it ({@code stocked - sold - reserved - allotment_available - allotment_incoming}: MySQL's
+     * reserved being the MySQL store's, and the allotment being the MySQL store's to sell), and Redis must have sold what MySQL records as sold
+     * from Redis ({@code sold - allotment_sold}).
      */
     private Optional<Map<String, Object>> drift(String sku) {
         return drift(redis.read(sku), skus.find(sku));
@@ -304,10 +304,10 @@ public class Reconciler {
         facts.put("redisSold", r.sold());
         facts.put("mysqlSold", mysql.redisSold());
         facts.put("soldDifference", r.sold() - mysql.redisSold());
-        if (mysql.reserveAvailable() != 0 || mysql.reserveIncoming() != 0 || mysql.reserveSold() != 0) {
-            facts.put("reserveAvailable", mysql.reserveAvailable());
-            facts.put("reserveIncoming", mysql.reserveIncoming());
-            facts.put("reserveSold", mysql.reserveSold());
+        if (mysql.allotmentAvailable() != 0 || mysql.allotmentIncoming() != 0 || mysql.allotmentSold() != 0) {
+            facts.put("allotmentAvailable", mysql.allotmentAvailable());
+            facts.put("allotmentIncoming", mysql.allotmentIncoming());
+            facts.put("allotmentSold", mysql.allotmentSold());
         }
         return Optional.of(facts);
     }

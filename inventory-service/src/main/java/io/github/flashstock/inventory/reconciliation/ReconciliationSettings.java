@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param driftRecheck drift must still be there this long after it was first seen (a Confirm between its Redis
  *                     script and its MySQL transaction is not drift)
  * @param reportTopic  RocketMQ topic each run's report is published to
- * @param seataConsole where to ask the TC about a stale reservation's global transaction (blank: not asked)
+ * @param seataConsole where to ask the TC about an overdue reservation's global transaction (blank: not asked)
  * @param sessionOverdueAfter a global session the TC still holds after this long is reported, with the state of its
  *                     reservations in the ledger (needs {@code seataConsole})
  */

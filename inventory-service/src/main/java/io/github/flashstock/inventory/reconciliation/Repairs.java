@@ -39,7 +39,7 @@ public class Repairs {
     }
 
     /** Rebuilds the SKU's Redis state from MySQL plus its open reservations. */
-    public Result rebuildSku(String skuId, String actor) {
+    public Result reloadSku(String skuId, String actor) {
         StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
         boolean applied = rebuild instanceof StockCatalog.Rebuild.Done done
                 && done.outcome() instanceof io.github.flashstock.inventory.rebuild.ReloadOutcome.Reloaded;

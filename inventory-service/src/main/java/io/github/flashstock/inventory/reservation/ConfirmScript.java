@@ -23,18 +23,18 @@ public class ConfirmScript extends SecondPhaseScript {
         super(redis, "confirm.lua", durability.replicaWait().orElse(null));
     }
 
-    /** As the next method with {@code recover} true: a missing record is recovered. */
+    /** As the next method with {@code takeUnrecorded} true: a missing record's units are taken. */
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, long units,
                             String userId) {
         return run(skuId, xid, reservationId, retention, units, userId, true);
     }
 
     /**
-     * @param recover whether a missing record is recovered ({@link PhaseOutcome.TakenUnrecorded},
-     *                {@link PhaseOutcome.Oversold}) or only reported ({@link PhaseOutcome.Unrecorded})
+     * @param takeUnrecorded whether a missing record's units are taken ({@link PhaseOutcome.TakenUnrecorded},
+     *                       {@link PhaseOutcome.Oversold}) or only reported ({@link PhaseOutcome.Unrecorded})
      */
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, long units,
-                            String userId, boolean recover) {
-        return run(skuId, xid, reservationId, retention, Long.toString(units), userId, recover ? "1" : "0");
+                            String userId, boolean takeUnrecorded) {
+        return run(skuId, xid, reservationId, retention, Long.toString(units), userId, takeUnrecorded ? "1" : "0");
     }
 }

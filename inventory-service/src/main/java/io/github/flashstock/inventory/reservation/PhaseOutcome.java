@@ -96,8 +96,8 @@ public sealed interface PhaseOutcome {
     }
 
     /**
-     * Confirm only, asked not to recover: no record, the SKU exists, nothing changed. The caller finds out whether the
-     * MySQL store holds the reservation before it lets the script recover it.
+     * Confirm only, asked not to take unrecorded units: no record, the SKU exists, nothing changed. The caller finds out whether the
+     * MySQL store holds the reservation before it lets the script take the units (an unrecorded confirm).
      */
     record Unrecorded() implements PhaseOutcome {
         @Override

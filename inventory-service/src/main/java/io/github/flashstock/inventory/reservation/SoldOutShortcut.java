@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * stock pay nothing. For those the answer is read fresh from Redis ({@code lua/peek.lua}), never remembered: a unit
  * given back by a Cancel, a restock or a handover is seen by the next Try. The refusal is the one the Try would give
  * ({@code insufficient-stock}, with the units available). The Try goes ahead as usual, and decides, whenever the
- * read cannot speak for it: the SKU's MySQL reserve may have units, the Redis breaker is not closed or the read
+ * read cannot speak for it: the SKU's allotment may have units, the Redis breaker is not closed or the read
  * fails, the SKU is unknown or stale in Redis, or the reservation already has a fence record (a replay, a Try after
  * its Cancel, a reservation the MySQL store holds).
  */
@@ -31,17 +31,17 @@ public class SoldOutShortcut {
 
     private final PeekScript peek;
     private final RedisHealth redis;
-    private final AllotmentLevels reserves;
+    private final AllotmentLevels allotments;
     private final SoldOutSettings settings;
     /** SKUs a Try of this instance was refused for and no read has found enough units of since. */
     private final Set<String> soldOut = ConcurrentHashMap.newKeySet();
     private final Counter refused;
 
-    SoldOutShortcut(PeekScript peek, RedisHealth redis, AllotmentLevels reserves, SoldOutSettings settings,
+    SoldOutShortcut(PeekScript peek, RedisHealth redis, AllotmentLevels allotments, SoldOutSettings settings,
                     MeterRegistry meters) {
         this.peek = peek;
         this.redis = redis;
-        this.reserves = reserves;
+        this.allotments = allotments;
         this.settings = settings;
         this.refused = Counter.builder("inventory.reservations.refused-early")
                 .description("Tries refused for insufficient stock before they became branches of their global"
@@ -92,7 +92,7 @@ public class SoldOutShortcut {
     }
 
     private OptionalLong read(String skuId, String xid, String reservationId) {
-        if (!redis.healthy() || reserves.mayHave(List.of(new StockLine(skuId, 1)))) {
+        if (!redis.healthy() || allotments.mayHave(List.of(new StockLine(skuId, 1)))) {
             return OptionalLong.empty();
         }
         try {

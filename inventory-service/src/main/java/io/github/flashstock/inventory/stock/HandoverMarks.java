@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The handovers a rebuild of a SKU's Redis state settles (init, reload and recover scripts): operation id -> units
+ * The handovers a rebuild of a SKU's Redis state settles (init, reload and rebuild scripts): operation id -> units
  * the rebuilt counters account for. The script marks them applied in the same call that writes the counters, so a
  * handover's Redis step that comes afterwards changes nothing.
  */

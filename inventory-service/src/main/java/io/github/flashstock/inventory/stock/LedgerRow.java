@@ -1,15 +1,15 @@
 package io.github.flashstock.inventory.stock;
 
 /**
- * One {@code stock_ledger} row as a second phase reads it: {@code backend} REDIS or MYSQL (the store that holds the
+ * One {@code stock_ledger} row as a second phase reads it: {@code store} REDIS or MYSQL (the store that holds the
  * reservation), {@code state} TRIED, CONFIRMED, CANCELLED or REFUSED ({@code refusal} then says which refusal); {@code userId} null on rows written before buyers were
  * recorded.
  */
-public record LedgerRow(long id, String skuId, long quantity, String state, String backend, String userId,
+public record LedgerRow(long id, String skuId, long quantity, String state, String store, String userId,
                         String refusal) {
 
     public boolean heldByMysql() {
-        return "MYSQL".equals(backend);
+        return "MYSQL".equals(store);
     }
 
     public boolean tried() {

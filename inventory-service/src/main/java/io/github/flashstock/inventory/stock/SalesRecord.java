@@ -18,9 +18,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * count). Each method is one transaction and idempotent: the ledger's and the operations' unique keys make a replay
  * a no-op.
  *
- * <p>A reservation can, rarely, be held by both stores: its Try ran on the MySQL path, its answer was lost, and the
+ * <p>A reservation can, rarely, be held by both stores: its Try ran on the MySQL store, its answer was lost, and the
  * caller's retry reached an instance whose Redis took it too. The phase that reaches Redis first decides: its MySQL
- * step finds the MySQL store's row, gives the MySQL store's units back to the reserve and makes the row Redis's.
+ * step finds the MySQL store's row, gives the MySQL store's units back to the allotment and makes the row Redis's.
  * ({@code lua/mirror.lua} settles the other order: the MySQL store's phase first, Redis's duplicate released.)
  */
 @Service
@@ -35,14 +35,14 @@ public class SalesRecord {
      * {@link #confirmedInTransaction}'s: ledger row first, then {@code sku_stock}.
      */
     private static final String CONFIRM_TRIP = "START TRANSACTION;"
-            + " INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend,"
+            + " INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store,"
             + " user_id) VALUES (?, ?, ?, ?, ?, 'CONFIRMED', 'REDIS', ?);"
             + " SET @flashstock_confirmed = ROW_COUNT();"
             + " UPDATE stock_ledger SET state = 'CONFIRMED' WHERE xid = ? AND reservation_key = ? AND sku_id = ?"
-            + " AND state = 'TRIED' AND backend = 'REDIS' AND @flashstock_confirmed = 0;"
+            + " AND state = 'TRIED' AND store = 'REDIS' AND @flashstock_confirmed = 0;"
             + " SET @flashstock_confirmed = @flashstock_confirmed + ROW_COUNT();"
             + " UPDATE sku_stock SET sold = sold + ?, version = version + 1 WHERE sku_id = ?"
-            + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= ? AND @flashstock_confirmed = 1;"
+            + " AND stocked - sold - reserved - allotment_available - allotment_incoming >= ? AND @flashstock_confirmed = 1;"
             + " SELECT @flashstock_confirmed, ROW_COUNT()";
 
     private final SkuStockMapper skus;
@@ -137,8 +137,8 @@ public class SalesRecord {
             switch (row.state()) {
                 case "TRIED" -> {
                     log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the"
-                            + " MySQL path had taken it); Redis confirmed it, so the MySQL store's {} unit(s) go back to"
-                            + " the reserve", reservationId, skuId, row.quantity());
+                            + " MySQL store had taken it); Redis confirmed it, so the MySQL store's {} unit(s) go back to"
+                            + " the allotment", reservationId, skuId, row.quantity());
                     if (skus.releaseReserved(skuId, row.quantity()) != 1) {
                         throw new IllegalStateException("sku_stock of " + skuId + " holds fewer reserved units than"
                                 + " the ledger row of reservation " + reservationId);
@@ -183,7 +183,7 @@ public class SalesRecord {
 
     /**
      * A cancelled reservation of {@code units} that Redis held: ledger CANCELLED, once. MySQL stock is untouched
-     * (Redis held it), except when the MySQL store held the reservation too: its units go back to the reserve.
+     * (Redis held it), except when the MySQL store held the reservation too: its units go back to the allotment.
      */
     @Transactional
     public void cancelled(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
@@ -193,7 +193,7 @@ public class SalesRecord {
         }
         LedgerRow row = ledger.lock(xid, reservationId, skuId);
         if (row.heldByMysql() && row.tried()) {
-            log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the MySQL path"
+            log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the MySQL store"
                     + " had taken it); both are cancelled", reservationId, skuId);
             if (skus.releaseReserved(skuId, row.quantity()) != 1) {
                 throw new IllegalStateException("sku_stock of " + skuId + " holds fewer reserved units than the ledger"

@@ -16,34 +16,34 @@ public interface SkuStockMapper {
     }
 
     /**
-     * Creates the SKU with {@code reserve} of its units in the MySQL reserve (the rest are Redis's).
+     * Creates the SKU with {@code allotment} of its units in the MySQL store's allotment (the rest are Redis's).
      * @return 1 when created, 0 when the SKU already existed (nothing changed)
      */
-    @Insert("INSERT IGNORE INTO sku_stock (sku_id, stocked, sold, reserved, reserve_available, per_user_limit) "
-            + "VALUES (#{skuId}, #{stocked}, 0, 0, #{reserve}, #{limit})")
+    @Insert("INSERT IGNORE INTO sku_stock (sku_id, stocked, sold, reserved, allotment_available, per_user_limit) "
+            + "VALUES (#{skuId}, #{stocked}, 0, 0, #{allotment}, #{limit})")
     int create(@Param("skuId") String skuId, @Param("stocked") long stocked, @Param("limit") Integer limit,
-               @Param("reserve") long reserve);
+               @Param("allotment") long allotment);
 
     /**
-     * The rows a rebalance looks at: every SKU when {@code all}, else those whose reserve holds or expects units and
+     * The rows a rebalance looks at: every SKU when {@code all}, else those whose allotment holds or expects units and
      * those named.
      */
-    @Select({"<script>SELECT sku_id, stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
+    @Select({"<script>SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
             + " per_user_limit, version FROM sku_stock",
-            "<if test='!all'> WHERE reserve_available + reserve_incoming &gt; 0",
+            "<if test='!all'> WHERE allotment_available + allotment_incoming &gt; 0",
             "<if test='!named.isEmpty()'> OR sku_id IN <foreach collection='named' item='s' open='(' separator=','"
                     + " close=')'>#{s}</foreach></if></if>",
             "</script>"})
     List<SkuStockRow> reserveRows(@Param("all") boolean all, @Param("named") java.util.Collection<String> named);
 
-    @Select("SELECT sku_id, stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
+    @Select("SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
             + " per_user_limit, version"
             + " FROM sku_stock WHERE sku_id = #{skuId}")
     SkuStockRow find(@Param("skuId") String skuId);
 
     /** The SKUs whose MySQL store holds open reservations or has sold: its counts to check against its ledger rows. */
-    @Select("SELECT sku_id, stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
-            + " per_user_limit, version FROM sku_stock WHERE reserved > 0 OR reserve_sold > 0")
+    @Select("SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
+            + " per_user_limit, version FROM sku_stock WHERE reserved > 0 OR allotment_sold > 0")
     List<SkuStockRow> withReserveSales();
 
     @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
@@ -54,34 +54,34 @@ public interface SkuStockMapper {
      * share (drift: never silently).
      */
     @Update("UPDATE sku_stock SET sold = sold + #{units}, version = version + 1 "
-            + "WHERE sku_id = #{skuId} AND stocked - sold - reserved - reserve_available - reserve_incoming >= #{units}")
+            + "WHERE sku_id = #{skuId} AND stocked - sold - reserved - allotment_available - allotment_incoming >= #{units}")
     int sell(@Param("skuId") String skuId, @Param("units") long units);
 
     /**
-     * The MySQL store takes units from the SKU's reserve for a Try on the MySQL path. @return 1 when the reserve had
+     * The MySQL store takes units from the SKU's allotment for a Try on the MySQL store. @return 1 when the allotment had
      * them, 0 otherwise (or an unknown SKU)
      */
-    @Update("UPDATE sku_stock SET reserved = reserved + #{units}, reserve_available = reserve_available - #{units},"
-            + " version = version + 1 WHERE sku_id = #{skuId} AND reserve_available >= #{units}")
+    @Update("UPDATE sku_stock SET reserved = reserved + #{units}, allotment_available = allotment_available - #{units},"
+            + " version = version + 1 WHERE sku_id = #{skuId} AND allotment_available >= #{units}")
     int takeFromReserve(@Param("skuId") String skuId, @Param("units") long units);
 
     /**
      * As {@link #takeFromReserve}, for a SKU without a per-user limit only (nothing more to check): @return 1 when
-     * taken, 0 when the SKU has a limit, the reserve lacks the units, or the SKU is unknown
+     * taken, 0 when the SKU has a limit, the allotment lacks the units, or the SKU is unknown
      */
-    @Update("UPDATE sku_stock SET reserved = reserved + #{units}, reserve_available = reserve_available - #{units},"
-            + " version = version + 1 WHERE sku_id = #{skuId} AND reserve_available >= #{units}"
+    @Update("UPDATE sku_stock SET reserved = reserved + #{units}, allotment_available = allotment_available - #{units},"
+            + " version = version + 1 WHERE sku_id = #{skuId} AND allotment_available >= #{units}"
             + " AND per_user_limit IS NULL")
     int takeFromReserveWithoutLimit(@Param("skuId") String skuId, @Param("units") long units);
 
-    /** A reservation the MySQL store held is confirmed: its units are sold (by the reserve). @return 1 when moved */
+    /** A reservation the MySQL store held is confirmed: its units are sold (by the allotment). @return 1 when moved */
     @Update("UPDATE sku_stock SET reserved = reserved - #{units}, sold = sold + #{units},"
-            + " reserve_sold = reserve_sold + #{units}, version = version + 1"
+            + " allotment_sold = allotment_sold + #{units}, version = version + 1"
             + " WHERE sku_id = #{skuId} AND reserved >= #{units}")
     int sellReserved(@Param("skuId") String skuId, @Param("units") long units);
 
-    /** A reservation the MySQL store held ends without a sale: its units go back to the reserve. @return 1 when moved */
-    @Update("UPDATE sku_stock SET reserved = reserved - #{units}, reserve_available = reserve_available + #{units},"
+    /** A reservation the MySQL store held ends without a sale: its units go back to the allotment. @return 1 when moved */
+    @Update("UPDATE sku_stock SET reserved = reserved - #{units}, allotment_available = allotment_available + #{units},"
             + " version = version + 1 WHERE sku_id = #{skuId} AND reserved >= #{units}")
     int releaseReserved(@Param("skuId") String skuId, @Param("units") long units);
 

@@ -2,31 +2,31 @@ package io.github.flashstock.inventory.stock;
 
 /**
  * One {@code sku_stock} row, in the words both stores share: {@code stocked} units ever stocked, {@code sold} by
- * Confirms (on either path), {@code reserved} by open Tries on the MySQL path; {@code perUserLimit} null for none.
- * The MySQL reserve: {@code reserveAvailable} units only the MySQL path may take, {@code reserveIncoming} units a
- * handover is moving there from Redis, {@code reserveSold} units it sold (part of {@code sold}). Redis holds the
+ * Confirms (on either path), {@code reserved} by open Tries on the MySQL store; {@code perUserLimit} null for none.
+ * The allotment: {@code allotmentAvailable} units only the MySQL store may take, {@code allotmentIncoming} units a
+ * handover is moving there from Redis, {@code allotmentSold} units it sold (part of {@code sold}). Redis holds the
  * rest ({@link #redisAvailable()}, {@link #redisSold()}).
  */
-public record SkuStockRow(String skuId, long stocked, long sold, long reserved, long reserveAvailable,
-                          long reserveIncoming, long reserveSold, Integer perUserLimit, long version) {
+public record SkuStockRow(String skuId, long stocked, long sold, long reserved, long allotmentAvailable,
+                          long allotmentIncoming, long allotmentSold, Integer perUserLimit, long version) {
 
     /** {@code stocked - sold - reserved}: units either store may still sell; never negative (the table checks it). */
     public long available() {
         return stocked - sold - reserved;
     }
 
-    /** Units Redis may sell once its open reservations settle: {@link #available()} less the reserve's. */
+    /** Units Redis may sell once its open reservations settle: {@link #available()} less the allotment's. */
     public long redisAvailable() {
-        return available() - reserveAvailable - reserveIncoming;
+        return available() - allotmentAvailable - allotmentIncoming;
     }
 
     /** Units sold by reservations that Redis held. */
     public long redisSold() {
-        return sold - reserveSold;
+        return sold - allotmentSold;
     }
 
     /** Units handed to Redis, as Redis counts {@code stocked}: everything the MySQL store does not hold or sold. */
     public long redisStocked() {
-        return stocked - reserveSold - reserved - reserveAvailable - reserveIncoming;
+        return stocked - allotmentSold - reserved - allotmentAvailable - allotmentIncoming;
     }
 }

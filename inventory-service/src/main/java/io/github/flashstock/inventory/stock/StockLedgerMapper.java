@@ -10,36 +10,36 @@ import org.apache.ibatis.annotations.Update;
 public interface StockLedgerMapper {
 
     /** @return 1 when written, 0 when a row for (xid, reservation, SKU) exists already (nothing changed) */
-    @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id)"
-            + " VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity}, #{state}, #{backend}, #{userId})")
+    @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id)"
+            + " VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity}, #{state}, #{store}, #{userId})")
     int insert(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("branchId") long branchId,
                @Param("skuId") String skuId, @Param("quantity") long quantity, @Param("state") String state,
-               @Param("backend") String backend, @Param("userId") String userId);
+               @Param("store") String store, @Param("userId") String userId);
 
     /**
      * The record of a refused Try on one SKU (state REFUSED, with the refusal): a Confirm that meets it takes
      * nothing. @return 1 when written, 0 when the reservation has a row of this SKU already (nothing changed)
      */
-    @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+    @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored, refusal) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity},"
-            + " 'REFUSED', #{backend}, #{userId}, 1, #{refusal})")
+            + " 'REFUSED', #{store}, #{userId}, 1, #{refusal})")
     int insertRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
                       @Param("branchId") long branchId, @Param("skuId") String skuId, @Param("quantity") long quantity,
-                      @Param("backend") String backend, @Param("userId") String userId,
+                      @Param("store") String store, @Param("userId") String userId,
                       @Param("refusal") String refusal);
 
     /**
      * A Confirm met the refusal of this reservation's Try on this SKU: the REFUSED row (written now if the refusal
      * was recorded in Redis only) keeps when, for the reconciler to report. A row in another state is left as it is.
      */
-    @Insert("INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend, user_id,"
+    @Insert("INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored, refusal, refused_confirm_at) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId},"
-            + " #{quantity}, 'REFUSED', #{backend}, #{userId}, 1, 'recorded-in-redis', CURRENT_TIMESTAMP(3))"
+            + " #{quantity}, 'REFUSED', #{store}, #{userId}, 1, 'recorded-in-redis', CURRENT_TIMESTAMP(3))"
             + " ON DUPLICATE KEY UPDATE refused_confirm_at = IF(state = 'REFUSED',"
             + " COALESCE(refused_confirm_at, CURRENT_TIMESTAMP(3)), refused_confirm_at)")
     int confirmOfRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
                          @Param("branchId") long branchId, @Param("skuId") String skuId,
-                         @Param("quantity") long quantity, @Param("backend") String backend,
+                         @Param("quantity") long quantity, @Param("store") String store,
                          @Param("userId") String userId);
 
     /** The SKU's refused Tries whose transaction was committed all the same, oldest first. */
@@ -50,7 +50,7 @@ public interface StockLedgerMapper {
 
     /** Moves a TRIED row of a reservation Redis held forward; states never move back. @return 1 when moved */
     @Update("UPDATE stock_ledger SET state = #{to} WHERE xid = #{xid} AND reservation_key = #{reservationId}"
-            + " AND sku_id = #{skuId} AND state = 'TRIED' AND backend = 'REDIS'")
+            + " AND sku_id = #{skuId} AND state = 'TRIED' AND store = 'REDIS'")
     int advance(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId,
                 @Param("to") String to);
 
@@ -59,7 +59,7 @@ public interface StockLedgerMapper {
     String state(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId);
 
     /** The row of one reservation on one SKU, locked until the transaction ends; null when there is none. */
-    @Select("SELECT id, sku_id, quantity, state, backend, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId} AND sku_id = #{skuId} FOR UPDATE")
     LedgerRow lock(@Param("xid") String xid, @Param("reservationId") String reservationId,
                    @Param("skuId") String skuId);
@@ -69,15 +69,15 @@ public interface StockLedgerMapper {
      * phase reached Redis first: the row becomes the Redis store's, in the state that phase gave it, and Redis has
      * nothing more to mirror.
      */
-    @Update("UPDATE stock_ledger SET backend = 'REDIS', state = #{state}, quantity = #{quantity}, redis_mirrored = 1"
+    @Update("UPDATE stock_ledger SET store = 'REDIS', state = #{state}, quantity = #{quantity}, redis_mirrored = 1"
             + " WHERE id = #{id}")
     int takeOverForRedis(@Param("id") long id, @Param("state") String state, @Param("quantity") long quantity);
 
     /**
-     * The MySQL store's fence and record of a Try on the MySQL path: one TRIED row per line, backend MYSQL, not yet
+     * The MySQL store's fence and record of a Try on the MySQL store: one TRIED row per line, store MYSQL, not yet
      * mirrored to Redis. @return rows written; fewer than the lines when some existed (those are left as they were)
      */
-    @Insert({"<script>INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, backend,"
+    @Insert({"<script>INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store,"
             + " user_id, redis_mirrored) VALUES <foreach collection='lines' item='l' separator=','>(#{xid},"
             + " #{reservationId}, #{branchId}, #{l.skuId}, #{l.quantity}, 'TRIED', 'MYSQL', #{userId}, 0)</foreach>",
             "</script>"})
@@ -86,7 +86,7 @@ public interface StockLedgerMapper {
                     @Param("lines") java.util.List<TriedLine> lines);
 
     /** The rows of one reservation, every SKU. */
-    @Select("SELECT id, sku_id, quantity, state, backend, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId}")
     java.util.List<LedgerRow> rowsOfReservation(@Param("xid") String xid, @Param("reservationId") String reservationId);
 
@@ -112,7 +112,7 @@ public interface StockLedgerMapper {
      */
     @Select({"<script>SELECT sku_id, xid, reservation_key, quantity,"
             + " TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3)) AS age FROM stock_ledger"
-            + " WHERE backend = 'MYSQL' AND state = 'TRIED'<if test='skuId != null'> AND sku_id = #{skuId}</if>"
+            + " WHERE store = 'MYSQL' AND state = 'TRIED'<if test='skuId != null'> AND sku_id = #{skuId}</if>"
             + " AND created_at &lt; CURRENT_TIMESTAMP(3) - INTERVAL #{seconds} SECOND ORDER BY created_at LIMIT 100",
             "</script>"})
     java.util.List<java.util.Map<String, Object>> heldSince(@Param("skuId") String skuId, @Param("seconds") long seconds);
@@ -120,12 +120,12 @@ public interface StockLedgerMapper {
     /** Per SKU, the units of the MySQL store's reservations TRIED and CONFIRMED: sku_id, tried, confirmed. */
     @Select("SELECT sku_id, SUM(CASE WHEN state = 'TRIED' THEN quantity ELSE 0 END) AS tried,"
             + " SUM(CASE WHEN state = 'CONFIRMED' THEN quantity ELSE 0 END) AS confirmed FROM stock_ledger"
-            + " WHERE backend = 'MYSQL' GROUP BY sku_id")
+            + " WHERE store = 'MYSQL' GROUP BY sku_id")
     java.util.List<java.util.Map<String, Object>> reserveUnitsBySku();
 
     /** Rows of the MySQL store whose state Redis does not reflect yet, oldest first. */
     @Select("SELECT id, xid, reservation_key, sku_id, quantity, state, user_id FROM stock_ledger"
-            + " WHERE backend = 'MYSQL' AND redis_mirrored = 0 ORDER BY id LIMIT #{limit}")
+            + " WHERE store = 'MYSQL' AND redis_mirrored = 0 ORDER BY id LIMIT #{limit}")
     java.util.List<UnmirroredRow> unmirrored(@Param("limit") int limit);
 
     /** Redis reflects the row in this state now. @return 1 unless the row moved on meanwhile (it is mirrored again) */
@@ -140,8 +140,8 @@ public interface StockLedgerMapper {
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")
     long confirmedUnits(@Param("skuId") String skuId);
 
-    /** Units of the MySQL store's reservations of this SKU in one state (its {@code reserved}, its {@code reserve_sold}). */
-    @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND backend = 'MYSQL'"
+    /** Units of the MySQL store's reservations of this SKU in one state (its {@code reserved}, its {@code allotment_sold}). */
+    @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND store = 'MYSQL'"
             + " AND state = #{state}")
     long reserveUnits(@Param("skuId") String skuId, @Param("state") String state);
 }

@@ -43,17 +43,24 @@ class StockModelMigration implements InitializingBean {
         if (migrateMysql(TABLE)) {
             log.info("stock model: {} columns total, locked renamed to stocked, reserved", TABLE);
         }
-        if (addReserve(TABLE)) {
-            log.info("stock model: {} got the MySQL reserve's columns (reserve_available, reserve_incoming,"
-                    + " reserve_sold; all 0: every unit stays Redis's)", TABLE);
+        if (addAllotment(TABLE)) {
+            log.info("stock model: {} got the MySQL store's allotment columns (allotment_available,"
+                    + " allotment_incoming, allotment_sold; all 0: every unit stays Redis's)", TABLE);
+        }
+        if (renameReserveToAllotment(TABLE)) {
+            log.info("stock model: {} columns reserve_available, reserve_incoming, reserve_sold renamed to"
+                    + " allotment_available, allotment_incoming, allotment_sold", TABLE);
         }
         if (addLedgerBuyer("stock_ledger")) {
             log.info("stock model: stock_ledger got the columns user_id and redis_mirrored (rows before them name no"
-                    + " buyer, so per-user limits on the MySQL path do not count them)");
+                    + " buyer, so per-user limits in the MySQL store do not count them)");
         }
         if (addRefusals("stock_ledger")) {
             log.info("stock model: stock_ledger takes REFUSED rows (columns refusal, refused_confirm_at): a refused"
                     + " Try is recorded, and a Confirm of it takes nothing");
+        }
+        if (renameBackendToStore("stock_ledger")) {
+            log.info("stock model: stock_ledger column backend renamed to store");
         }
         int migrated = migrateRedis(jdbc.queryForList("SELECT sku_id FROM " + TABLE, String.class));
         if (migrated > 0) {
@@ -83,25 +90,67 @@ class StockModelMigration implements InitializingBean {
         return true;
     }
 
+    /** What the allotment columns must satisfy: none negative, sold within sold, the rest within what is unsold. */
+    private static final String ALLOTMENT_CHECK = "allotment_available >= 0 AND allotment_incoming >= 0"
+            + " AND allotment_sold >= 0 AND allotment_sold <= sold"
+            + " AND stocked - sold - reserved - allotment_available - allotment_incoming >= 0";
+
     /**
-     * Adds the MySQL reserve's columns to a {@code table} made before them, with their constraint, in one statement.
+     * Adds the allotment's columns to a {@code table} made before the MySQL store had one, with their constraint, in
+     * one statement.
      *
-     * @return true when they were added, false when the table had them
+     * @return true when they were added, false when the table had them (under their name or their earlier one)
      */
-    boolean addReserve(String table) {
-        Integer has = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
-                + " DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'reserve_available'", Integer.class, table);
-        if (has != null && has > 0) {
+    boolean addAllotment(String table) {
+        if (hasColumn(table, "allotment_available") || hasColumn(table, "reserve_available")) {
             return false;
         }
         jdbc.execute("ALTER TABLE " + table
-                + " ADD COLUMN reserve_available BIGINT NOT NULL DEFAULT 0 AFTER reserved,"
-                + " ADD COLUMN reserve_incoming BIGINT NOT NULL DEFAULT 0 AFTER reserve_available,"
-                + " ADD COLUMN reserve_sold BIGINT NOT NULL DEFAULT 0 AFTER reserve_incoming,"
-                + " ADD CONSTRAINT ck_" + table + "_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0"
-                + " AND reserve_sold >= 0 AND reserve_sold <= sold"
-                + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0)");
+                + " ADD COLUMN allotment_available BIGINT NOT NULL DEFAULT 0 AFTER reserved,"
+                + " ADD COLUMN allotment_incoming BIGINT NOT NULL DEFAULT 0 AFTER allotment_available,"
+                + " ADD COLUMN allotment_sold BIGINT NOT NULL DEFAULT 0 AFTER allotment_incoming,"
+                + " ADD CONSTRAINT ck_" + table + "_allotment CHECK (" + ALLOTMENT_CHECK + ")");
         return true;
+    }
+
+    /**
+     * Renames the allotment's columns of a {@code table} made when they were named after "the reserve"
+     * ({@code reserve_available}, {@code reserve_incoming}, {@code reserve_sold}, constraint {@code ck_<table>_reserve})
+     * in one statement, so that a failure leaves the table as it was.
+     *
+     * @return true when they were renamed, false when they had their names already
+     */
+    boolean renameReserveToAllotment(String table) {
+        if (!hasColumn(table, "reserve_available")) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table
+                + " DROP CONSTRAINT ck_" + table + "_reserve,"
+                + " RENAME COLUMN reserve_available TO allotment_available,"
+                + " RENAME COLUMN reserve_incoming TO allotment_incoming,"
+                + " RENAME COLUMN reserve_sold TO allotment_sold,"
+                + " ADD CONSTRAINT ck_" + table + "_allotment CHECK (" + ALLOTMENT_CHECK + ")");
+        return true;
+    }
+
+    /**
+     * Renames a ledger {@code table}'s column {@code backend} (REDIS or MYSQL: the store that holds the reservation)
+     * to {@code store}; its index follows the column.
+     *
+     * @return true when it was renamed, false when it had its name already
+     */
+    boolean renameBackendToStore(String table) {
+        if (!hasColumn(table, "backend")) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table + " RENAME COLUMN backend TO store");
+        return true;
+    }
+
+    private boolean hasColumn(String table, String column) {
+        Integer has = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                + " DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?", Integer.class, table, column);
+        return has != null && has > 0;
     }
 
     /**

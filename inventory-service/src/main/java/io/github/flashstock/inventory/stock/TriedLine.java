@@ -1,5 +1,5 @@
 package io.github.flashstock.inventory.stock;
 
-/** One line of a Try on the MySQL path, as its ledger row records it. */
+/** One line of a Try on the MySQL store, as its ledger row records it. */
 public record TriedLine(String skuId, int quantity) {
 }

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.env.MockEnvironment;
 
-/** The reserves' settings: units or a share, per SKU or by default; invalid values rejected one by one. */
+/** The allotments' settings: units or a share, per SKU or by default; invalid values rejected one by one. */
 class AllotmentSettingsReaderTest {
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();

@@ -34,8 +34,8 @@ import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A SKU's reserve changed in the configuration in the middle of a sale (the path a Nacos push takes), on the real
- * servers: the rebalancer moves units through handovers until the reserve is at its new target, as units and as a
+ * A SKU's allotment changed in the configuration in the middle of a sale (the path a Nacos push takes), on the real
+ * servers: the rebalancer moves units through handovers until the allotment is at its new target, as units and as a
  * share, while 16 buyers reserve and pay or abandon in real global transactions; no Try fails that the SKU could
  * serve, and afterwards every unit is in one store once and the reconciler finds nothing.
  */
@@ -73,7 +73,7 @@ class LiveAllotmentsIT extends InventoryITSupport {
         reserve(sku, "100");
         create(sku, 3_000);
         InventoryClient inventory = new InventoryClient(http);
-        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(100);
+        assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(100);
 
         AtomicBoolean selling = new AtomicBoolean(true);
         AtomicLong paid = new AtomicLong();
@@ -106,17 +106,17 @@ class LiveAllotmentsIT extends InventoryITSupport {
             }));
         }
 
-        // When the reserve goes from 100 units to 400 in the middle of the sale, then to a share of 5 %
+        // When the allotment goes from 100 units to 400 in the middle of the sale, then to a share of 5 %
         await().atMost(Duration.ofSeconds(60)).until(() -> paid.get() >= 100);
         reserve(sku, "400");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(400));
+                assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(400));
         reserve(sku, "5%");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             JsonNode s = inventory.stock(sku);
             long available = s.at("/mysql/available").asLong();
             // a share is moved when it is off by more than a tenth of its target
-            assertThat(s.at("/mysql/reserve/available").asLong()).isBetween(available * 5 / 100 * 9 / 10,
+            assertThat(s.at("/mysql/allotment/available").asLong()).isBetween(available * 5 / 100 * 9 / 10,
                     available * 5 / 100 * 11 / 10 + 1);
         });
         selling.set(false);
@@ -135,10 +135,10 @@ class LiveAllotmentsIT extends InventoryITSupport {
             assertThat(s.at("/mysql/sold").asLong()).isEqualTo(paid.get());
         });
         JsonNode s = inventory.stock(sku);
-        assertThat(s.at("/redis/stocked").asLong() + s.at("/mysql/reserve/available").asLong()
-                + s.at("/mysql/reserve/incoming").asLong() + s.at("/mysql/reserved").asLong()
-                + s.at("/mysql/reserve/sold").asLong()).as("every unit once: %s", s).isEqualTo(3_000);
-        assertThat(s.at("/redis/sold").asLong() + s.at("/mysql/reserve/sold").asLong()).isEqualTo(paid.get());
+        assertThat(s.at("/redis/stocked").asLong() + s.at("/mysql/allotment/available").asLong()
+                + s.at("/mysql/allotment/incoming").asLong() + s.at("/mysql/reserved").asLong()
+                + s.at("/mysql/allotment/sold").asLong()).as("every unit once: %s", s).isEqualTo(3_000);
+        assertThat(s.at("/redis/sold").asLong() + s.at("/mysql/allotment/sold").asLong()).isEqualTo(paid.get());
         assertThat(reconciler.check(sku)).isEmpty();
     }
 

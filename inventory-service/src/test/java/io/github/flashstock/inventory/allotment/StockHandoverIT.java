@@ -30,7 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Units moving between a SKU's Redis store and its MySQL reserve, on the real Redis and MariaDB: through the admin
+ * Units moving between a SKU's Redis store and its allotment, on the real Redis and MariaDB: through the admin
  * API, replayed, refused, cut short at each step and completed, raced by rebuilds of the SKU, and many at once.
  * After each, the two stores add up to what was stocked and agree on whose units are whose.
  */
@@ -89,8 +89,8 @@ class StockHandoverIT extends InventoryITSupport {
         }
         assertThat(segments).isEqualTo(70);
         assertThat(stock.at("/mysql/available").asLong()).isEqualTo(100);
-        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(30);
-        assertThat(stock.at("/mysql/reserve/incoming").asLong()).isZero();
+        assertThat(stock.at("/mysql/allotment/available").asLong()).isEqualTo(30);
+        assertThat(stock.at("/mysql/allotment/incoming").asLong()).isZero();
 
         // the same key for another handover moves nothing
         ResponseEntity<JsonNode> other = handOver(sku, "TO_MYSQL", 31, "op-out-" + sku);
@@ -102,7 +102,7 @@ class StockHandoverIT extends InventoryITSupport {
         assertThat(in.getStatusCode().value()).as("%s", in.getBody()).isEqualTo(200);
         stock = inventory.stock(sku);
         assertThat(stock.at("/redis/available").asLong()).isEqualTo(80);
-        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(20);
+        assertThat(stock.at("/mysql/allotment/available").asLong()).isEqualTo(20);
 
         // the audit trail, newest first
         ResponseEntity<JsonNode> history = http.exchange("/admin/skus/" + sku + "/handovers", HttpMethod.GET,
@@ -147,7 +147,7 @@ class StockHandoverIT extends InventoryITSupport {
         handover.completeAll(sku);
         assertThat(handovers.find(out).moved()).isEqualTo(20);
         assertAgree(sku, 50);
-        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(20);
+        assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(20);
 
         // to Redis, cut after MySQL released the units: a reload runs (Redis gets them), then it completes: once
         String in = "op-" + UUID.randomUUID();
@@ -160,7 +160,7 @@ class StockHandoverIT extends InventoryITSupport {
         assertAgree(sku, 50);
 
         // to MySQL, cut before Redis's step, and Redis restarted meanwhile (the SKU is stale): the recovery
-        // rebuilds it with the units left out, and the completion moves them to the reserve without taking more
+        // rebuilds it with the units left out, and the completion moves them to the allotment without taking more
         String stale = "op-" + UUID.randomUUID();
         beginByHand(sku, stale, "TO_MYSQL", 5);
         redis.opsForHash().put(StockKeys.stock(sku), "epoch", "0123456789abcdef0123456789abcdef01234567");
@@ -171,7 +171,7 @@ class StockHandoverIT extends InventoryITSupport {
         handover.completeAll(sku);
         assertThat(handovers.find(stale).moved()).isEqualTo(5);
         assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(30);
-        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(20);
+        assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(20);
         assertAgree(sku, 50);
     }
 
@@ -211,7 +211,7 @@ class StockHandoverIT extends InventoryITSupport {
         long movedIn = sumMoved(sku, "TO_REDIS");
         assertThat(movedOut).isPositive();
         JsonNode stock = inventory.stock(sku);
-        assertThat(stock.at("/mysql/reserve/available").asLong()).isEqualTo(movedOut - movedIn);
+        assertThat(stock.at("/mysql/allotment/available").asLong()).isEqualTo(movedOut - movedIn);
         assertThat(stock.at("/redis/available").asLong()).isEqualTo(1_000 - (movedOut - movedIn));
         assertAgree(sku, 1_000);
     }
@@ -236,18 +236,18 @@ class StockHandoverIT extends InventoryITSupport {
     }
 
     /**
-     * The two stores account for every unit ({@code redis stocked + reserve + reserve sold + MySQL-path reserved ==
+     * The two stores account for every unit ({@code redis stocked + reserve + reserve sold + MySQL-store reserved ==
      * stocked}), none is negative, and the reconciler finds nothing between them.
      */
     private void assertAgree(String sku, long stocked) {
         JsonNode stock = inventory.stock(sku);
         long redisStocked = stock.at("/redis/stocked").asLong();
-        long reserve = stock.at("/mysql/reserve/available").asLong();
-        long incoming = stock.at("/mysql/reserve/incoming").asLong();
-        long reserveSold = stock.at("/mysql/reserve/sold").asLong();
+        long reserve = stock.at("/mysql/allotment/available").asLong();
+        long incoming = stock.at("/mysql/allotment/incoming").asLong();
+        long allotmentSold = stock.at("/mysql/allotment/sold").asLong();
         long reserved = stock.at("/mysql/reserved").asLong();
         assertThat(stock.at("/mysql/stocked").asLong()).isEqualTo(stocked);
-        assertThat(redisStocked + reserve + incoming + reserveSold + reserved).as("%s", stock).isEqualTo(stocked);
+        assertThat(redisStocked + reserve + incoming + allotmentSold + reserved).as("%s", stock).isEqualTo(stocked);
         assertThat(stock.at("/redis/available").asLong()).isNotNegative();
         assertThat(reserve).isNotNegative();
         assertThat(reconciler.check(sku)).as("%s", stock).isEmpty();

@@ -27,9 +27,9 @@ import org.springframework.boot.resttestclient.TestRestTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The MySQL store on the real MariaDB: Tries against a SKU's reserve with the rules of {@code try.lua} (all or nothing
+ * The MySQL store on the real MariaDB: Tries against a SKU's allotment with the rules of {@code try.lua} (all or nothing
  * over the lines, the per-user limit counted over both stores, idempotent, refused after a Cancel that came first),
- * its Confirm and Cancel, and 64 threads at once never taking more than the reserve holds or a buyer may have.
+ * its Confirm and Cancel, and 64 threads at once never taking more than the allotment holds or a buyer may have.
  */
 class MysqlReservationsIT extends InventoryITSupport {
 
@@ -50,12 +50,12 @@ class MysqlReservationsIT extends InventoryITSupport {
 
     private final List<String> skus = new ArrayList<>();
 
-    /** Ends what the test left open, so that no later test (or reconciliation run) meets it as a stale reservation. */
+    /** Ends what the test left open, so that no later test (or reconciliation run) meets it as an overdue reservation. */
     @org.junit.jupiter.api.AfterEach
     void cancelWhatIsOpen() {
         for (String sku : skus) {
             for (Map<String, Object> open : jdbc.queryForList("SELECT xid, reservation_key, quantity, user_id FROM"
-                    + " stock_ledger WHERE sku_id = ? AND backend = 'MYSQL' AND state = 'TRIED'", sku)) {
+                    + " stock_ledger WHERE sku_id = ? AND store = 'MYSQL' AND state = 'TRIED'", sku)) {
                 store.cancel((String) open.get("xid"), (String) open.get("reservation_key"), 1,
                         (String) open.get("user_id"), new StockLine(sku, ((Number) open.get("quantity")).intValue()),
                         false);
@@ -69,7 +69,7 @@ class MysqlReservationsIT extends InventoryITSupport {
         String b = skuWithReserve(10, 1, null);
         String xid = xid();
 
-        // Redis refused (the reserve is its overflow): the answer is the reserve's
+        // Redis refused (the allotment is its overflow): the answer is the allotment's
         TryOutcome tooMuch = store.reserve(request(xid, "order-1", "alice", a, 2, b, 2), true);
         // Redis out of reach, which holds B's other units: not now
         assertThat(store.reserve(request(xid, "order-1", "alice", a, 2, b, 2), false))
@@ -89,8 +89,8 @@ class MysqlReservationsIT extends InventoryITSupport {
         assertThat(reserve(b)).isZero();
         assertThat(column(a, "reserved")).isEqualTo(2);
         assertThat(column(b, "reserved")).isEqualTo(1);
-        assertThat(jdbc.queryForList("SELECT backend, state, user_id, redis_mirrored FROM stock_ledger WHERE xid = ?",
-                xid)).hasSize(2).allSatisfy(row -> assertThat(row).containsEntry("backend", "MYSQL")
+        assertThat(jdbc.queryForList("SELECT store, state, user_id, redis_mirrored FROM stock_ledger WHERE xid = ?",
+                xid)).hasSize(2).allSatisfy(row -> assertThat(row).containsEntry("store", "MYSQL")
                 .containsEntry("state", "TRIED").containsEntry("user_id", "alice"));
         // Redis's share of the SKU is untouched
         assertThat(new InventoryClient(http).stock(a).at("/redis/available").asLong()).isEqualTo(5);
@@ -118,7 +118,7 @@ class MysqlReservationsIT extends InventoryITSupport {
         assertThat(reserve(sku)).isEqualTo(7);
         assertThat(column(sku, "reserved")).isZero();
         assertThat(column(sku, "sold")).isEqualTo(3);
-        assertThat(column(sku, "reserve_sold")).isEqualTo(3);
+        assertThat(column(sku, "allotment_sold")).isEqualTo(3);
         // a line the MySQL store does not hold is not its to end
         assertThat(store.confirm(xid(), "order-x", new StockLine(sku, 1))).isEmpty();
         assertThat(store.cancel(xid(), "order-x", 1, "bob", new StockLine(sku, 1), false)).isEmpty();
@@ -161,7 +161,7 @@ class MysqlReservationsIT extends InventoryITSupport {
         assertThat(store.reserve(request(xid(), "order-1", "erin", sku, 2), false))
                 .isInstanceOfSatisfying(TryOutcome.MysqlStoreBusy.class, busy ->
                         assertThat(busy.message()).contains("Redis is out of reach"));
-        // Redis answered and refused: the reserve was its overflow, and both are short
+        // Redis answered and refused: the allotment was its overflow, and both are short
         assertThat(store.reserve(request(xid(), "order-2", "erin", sku, 2), true))
                 .isEqualTo(new TryOutcome.InsufficientStock(sku, 2, 1));
         assertThat(reserve(sku)).isEqualTo(1);
@@ -206,12 +206,12 @@ class MysqlReservationsIT extends InventoryITSupport {
         assertThat(column(sku, "reserved")).isEqualTo(reservedUnits.get());
         assertThat(reserve(sku) + column(sku, "reserved")).isEqualTo(100);
         assertThat(jdbc.queryForObject("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
-                + " AND backend = 'MYSQL' AND state = 'TRIED'", Long.class, sku)).isEqualTo(reservedUnits.get());
+                + " AND store = 'MYSQL' AND state = 'TRIED'", Long.class, sku)).isEqualTo(reservedUnits.get());
         assertThat(jdbc.queryForObject("SELECT MAX(held) FROM (SELECT SUM(quantity) AS held FROM stock_ledger"
                 + " WHERE sku_id = ? GROUP BY user_id) h", Long.class, sku)).isLessThanOrEqualTo(3);
     }
 
-    /** A SKU of {@code stocked} units, {@code reserve} of them moved to the MySQL reserve by a handover. */
+    /** A SKU of {@code stocked} units, {@code reserve} of them moved to the MySQL store's allotment by a handover. */
     private String skuWithReserve(long stocked, long reserve, Integer perUserLimit) {
         String sku = new InventoryClient(http).skuWith(stocked, perUserLimit, 1);
         skus.add(sku);
@@ -229,7 +229,7 @@ class MysqlReservationsIT extends InventoryITSupport {
     }
 
     private long reserve(String sku) {
-        return column(sku, "reserve_available");
+        return column(sku, "allotment_available");
     }
 
     private long column(String sku, String column) {

@@ -32,7 +32,7 @@ class ReloadScriptIT extends ScriptITSupport {
         scripts.redis.opsForHash().put(StockKeys.stock(sku), "reserved", "0");
         scripts.redis.delete(StockKeys.segment(sku, 1));
 
-        // When it is rebuilt from MySQL (stocked 20, sold 4, nothing reserved on the MySQL path)
+        // When it is rebuilt from MySQL (stocked 20, sold 4, nothing reserved on the MySQL store)
         Optional<ReloadOutcome> outcome = scripts.reload.run(sku, 20, 4, 0, 0, Duration.ofSeconds(30));
 
         // Then Redis holds MySQL's units, with the open reservations reserved where their records say

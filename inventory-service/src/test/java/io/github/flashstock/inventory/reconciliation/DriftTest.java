@@ -24,7 +24,7 @@ class DriftTest {
     void storesThatAgreeReportNothingEvenWithTriesOpen() {
         // 100 stocked, 30 sold, 5 reserved by open Tries in Redis (MySQL sees them as available)
         assertThat(Reconciler.drift(Optional.of(redis(100, 65, 5, 30)), mysql(100, 30, 0))).isEmpty();
-        // MySQL's own reserve (the MySQL path's Tries) is not Redis's to hold
+        // MySQL's own reserve (the MySQL store's Tries) is not Redis's to hold
         assertThat(Reconciler.drift(Optional.of(redis(90, 60, 0, 30)), mysql(100, 30, 10))).isEmpty();
     }
 

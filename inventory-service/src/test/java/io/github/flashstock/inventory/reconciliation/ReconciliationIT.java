@@ -157,7 +157,7 @@ class ReconciliationIT extends InventoryITSupport {
         assertThat(latest.getBody().path("runId").asText()).isEqualTo(report.path("runId").asText());
 
         // When the explicit repairs run
-        assertThat(http.exchange("/admin/reconciliation/skus/" + edited + "/rebuild", HttpMethod.POST,
+        assertThat(http.exchange("/admin/reconciliation/skus/" + edited + "/reload", HttpMethod.POST,
                 new HttpEntity<>(null, admin()), JsonNode.class).getStatusCode().value()).isEqualTo(200);
         assertThat(http.exchange("/admin/reconciliation/reservations/release", HttpMethod.POST,
                 new HttpEntity<>(Map.of("skuId", stale, "xid", ghostXid, "reservationId", "ghost-1"), admin()),
@@ -185,7 +185,7 @@ class ReconciliationIT extends InventoryITSupport {
         String sku = sku(10);
         String xid = "127.0.0.1:18091:" + Math.abs(UUID.randomUUID().getMostSignificantBits());
         tryScript.run(xid, "r-1", 1, "u-1", List.of(new StockLine(sku, 2)));
-        jdbc.update("INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, backend) "
+        jdbc.update("INSERT INTO stock_ledger (xid, reservation_key, sku_id, quantity, state, store) "
                 + "VALUES (?, 'r-1', ?, 2, 'CONFIRMED', 'REDIS')", xid, sku);
 
         JsonNode report = run();

@@ -332,7 +332,7 @@ class ClusterReservationIT extends InventoryITSupport {
     /** Confirms so far that found no fence record and took the units from stock, or could not. */
     private double confirmsWithoutRecord() {
         return meters.find("inventory.phase.outcomes").tag("phase", "confirm").counters().stream()
-                .filter(c -> List.of("recovered", "oversold").contains(c.getId().getTag("outcome")))
+                .filter(c -> List.of("taken_unrecorded", "oversold").contains(c.getId().getTag("outcome")))
                 .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 

@@ -49,7 +49,7 @@ class ConfirmScriptIT extends ScriptITSupport {
         assertThat(stock.sold()).isEqualTo(7);
         assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(7);
         assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CONFIRMED");
-        assertThat(scripts.redis.opsForHash().get(StockKeys.fence(sku, xid, "order-1"), "recovered")).isEqualTo("1");
+        assertThat(scripts.redis.opsForHash().get(StockKeys.fence(sku, xid, "order-1"), "unrecorded")).isEqualTo("1");
         assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isPositive();
     }
 

@@ -40,7 +40,7 @@ import tools.jackson.databind.JsonNode;
  * Redis goes away in the middle of a sale, on the real servers (frozen with SIGSTOP; killed with SIGKILL and started
  * again), while buyers reserve in real global transactions and pay or abandon: the sale goes on from the SKUs' MySQL
  * reserves, nothing is oversold, baskets of two SKUs are all or nothing, no buyer holds more than the limit, the
- * reservations the MySQL store took are confirmed or cancelled there (after Redis is back too), the reserves are
+ * reservations the MySQL store took are confirmed or cancelled there (after Redis is back too), the allotments are
  * topped up again, and afterwards the two stores agree to the unit and the reconciler finds nothing.
  */
 class RedisOutageIT extends InventoryITSupport {
@@ -105,7 +105,7 @@ class RedisOutageIT extends InventoryITSupport {
 
     /**
      * Reservations the MySQL store took while Redis was away end in the MySQL store after Redis is back: the one paid
-     * for is confirmed there (sold from the reserve), the abandoned one cancelled (units back to the reserve); Redis
+     * for is confirmed there (sold from the allotment), the abandoned one cancelled (units back to the allotment); Redis
      * knows both (fence records, the buyer's count) and sells none of their units.
      */
     @Test
@@ -153,7 +153,7 @@ class RedisOutageIT extends InventoryITSupport {
         } finally {
             SharedStack.resume(Component.REDIS);
         }
-        assertThat(inventory.stock(sku).at("/mysql/reserve/available").asLong()).isEqualTo(8);
+        assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(8);
         await().atMost(Duration.ofSeconds(30)).until(health::healthy);
 
         paid.commit();
@@ -162,16 +162,16 @@ class RedisOutageIT extends InventoryITSupport {
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/reserved").asLong() == 0
                 && jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ? AND redis_mirrored = 0",
                 Long.class, sku) == 0);
-        // the rebalancer tops the reserve up again once Redis is healthy: after its next round, exactly to its target
+        // the rebalancer tops the allotment up again once Redis is healthy: after its next round, exactly to its target
         rebalancer.round();
         JsonNode s = inventory.stock(sku);
         assertThat(s.at("/mysql/sold").asLong()).isEqualTo(1);
-        assertThat(s.at("/mysql/reserve/sold").asLong()).isEqualTo(1);
+        assertThat(s.at("/mysql/allotment/sold").asLong()).isEqualTo(1);
         assertThat(s.at("/redis/sold").asLong()).isZero();
-        assertThat(s.at("/mysql/reserve/available").asLong()).isEqualTo(10);
+        assertThat(s.at("/mysql/allotment/available").asLong()).isEqualTo(10);
         assertThat(s.at("/redis/available").asLong()).isEqualTo(39);
         assertThat(jdbc.queryForList("SELECT state FROM stock_ledger WHERE sku_id = ? AND user_id = 'zoe'"
-                + " AND backend = 'MYSQL' ORDER BY reservation_key", String.class, sku))
+                + " AND store = 'MYSQL' ORDER BY reservation_key", String.class, sku))
                 .containsExactly("CANCELLED", "CONFIRMED");
         // Redis knows them: the paid order counts for zoe's limit (2), the cancelled one does not
         assertThat(redis.opsForValue().get(io.github.flashstock.inventory.stock.StockKeys.buyer(sku, "zoe")))
@@ -219,7 +219,7 @@ class RedisOutageIT extends InventoryITSupport {
         InventoryClient inventory = new InventoryClient(http);
         createSku(hot, 300);
         createSku(basket, 2_000);
-        assertThat(inventory.stock(hot).at("/mysql/reserve/available").asLong()).isEqualTo(80);
+        assertThat(inventory.stock(hot).at("/mysql/allotment/available").asLong()).isEqualTo(80);
         assertThat(inventory.stock(hot).at("/redis/available").asLong()).isEqualTo(220);
         rebalancer.round();
 
@@ -342,11 +342,11 @@ class RedisOutageIT extends InventoryITSupport {
                 JsonNode s = inventory.stock(sku);
                 assertThat(s.at("/mysql/sold").asLong()).as("sold of %s: %s", sku, s).isEqualTo(sold)
                         .isLessThanOrEqualTo(stocked);
-                assertThat(s.at("/redis/sold").asLong() + s.at("/mysql/reserve/sold").asLong()).as("%s", s)
+                assertThat(s.at("/redis/sold").asLong() + s.at("/mysql/allotment/sold").asLong()).as("%s", s)
                         .isEqualTo(sold);
-                assertThat(s.at("/redis/stocked").asLong() + s.at("/mysql/reserve/available").asLong()
-                        + s.at("/mysql/reserve/incoming").asLong() + s.at("/mysql/reserved").asLong()
-                        + s.at("/mysql/reserve/sold").asLong()).as("every unit of %s once: %s", sku, s)
+                assertThat(s.at("/redis/stocked").asLong() + s.at("/mysql/allotment/available").asLong()
+                        + s.at("/mysql/allotment/incoming").asLong() + s.at("/mysql/reserved").asLong()
+                        + s.at("/mysql/allotment/sold").asLong()).as("every unit of %s once: %s", sku, s)
                         .isEqualTo(stocked);
                 assertThat(s.at("/redis/available").asLong()).isNotNegative();
                 assertThat(reconciler.check(sku)).as("reconciler on %s", sku).isEmpty();
@@ -371,9 +371,9 @@ class RedisOutageIT extends InventoryITSupport {
                         + " store could not know of explains it", user, over.get("held"), hot).isTrue();
                 overLimit.incrementAndGet();
             }
-            // the reserves are back at their targets (units: exactly) once Redis is healthy
+            // the allotments are back at their targets (units: exactly) once Redis is healthy
             rebalancer.round();
-            assertThat(inventory.stock(hot).at("/mysql/reserve/available").asLong())
+            assertThat(inventory.stock(hot).at("/mysql/allotment/available").asLong())
                     .isEqualTo(Math.min(80, inventory.stock(hot).at("/mysql/available").asLong()));
         }
 
@@ -384,7 +384,7 @@ class RedisOutageIT extends InventoryITSupport {
             Long unmirrored = jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ?"
                     + " AND redis_mirrored = 0", Long.class, sku);
             return s.at("/redis/reserved").asLong() == 0 && s.at("/mysql/reserved").asLong() == 0 && tried == 0
-                    && unmirrored == 0 && s.at("/mysql/reserve/incoming").asLong() == 0;
+                    && unmirrored == 0 && s.at("/mysql/allotment/incoming").asLong() == 0;
         }
 
         /**
@@ -395,17 +395,17 @@ class RedisOutageIT extends InventoryITSupport {
          * Redis had just woken, and the mirror had not told it yet).
          */
         private boolean unseenByTheMysqlStore(String user) {
-            List<Map<String, Object>> rows = jdbc.queryForList("SELECT xid, reservation_key, backend, created_at FROM"
+            List<Map<String, Object>> rows = jdbc.queryForList("SELECT xid, reservation_key, store, created_at FROM"
                     + " stock_ledger WHERE sku_id = ? AND user_id = ? AND state = 'CONFIRMED'", hot, user);
             for (Map<String, Object> m : rows) {
-                if (!"MYSQL".equals(m.get("backend"))) {
+                if (!"MYSQL".equals(m.get("store"))) {
                     continue;
                 }
                 long mysqlTry = ((java.sql.Timestamp) m.get("created_at")).getTime();
                 Object countedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys
                         .fence(hot, (String) m.get("xid"), (String) m.get("reservation_key")), "counted_at");
                 for (Map<String, Object> r : rows) {
-                    if (!"REDIS".equals(r.get("backend"))) {
+                    if (!"REDIS".equals(r.get("store"))) {
                         continue;
                     }
                     Object triedAt = redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys
@@ -427,7 +427,7 @@ class RedisOutageIT extends InventoryITSupport {
         }
 
         private long mysqlStoreRows(String sku) {
-            return jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ? AND backend = 'MYSQL'"
+            return jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ? AND store = 'MYSQL'"
                     + " AND state = 'CONFIRMED'", Long.class, sku);
         }
 

@@ -95,7 +95,7 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         assertThat(stock.at("/redis/available").asLong()).isEqualTo(7);
         assertThat(stock.at("/mysql/available").asLong()).isEqualTo(7);
         assertThat(ledgerRows(tx.getXid(), "CONFIRMED")).isEqualTo(1);
-        assertThat(redis.opsForHash().get(StockKeys.fence(sku, tx.getXid(), reservation), "recovered")).isEqualTo("1");
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, tx.getXid(), reservation), "unrecorded")).isEqualTo("1");
     }
 
     @Test

@@ -66,7 +66,7 @@ class LiveSegmentsIT extends InventoryITSupport {
     }
 
     private void configure(String sku, String count) {
-        // the segments' per-SKU map (the first "skus: {}" of the file; the reserves have one too)
+        // the segments' per-SKU map (the first "skus: {}" of the file; the allotments have one too)
         LiveConfig.write(original.replaceFirst("\n    skus: \\{}", "\n    skus:\n      " + sku + ": \"" + count + "\""));
         refresher.refresh();
     }

@@ -90,7 +90,7 @@ class SalesRecordIT extends InventoryITSupport {
     @Test
     void aConfirmThatIsNotTheUsualOneChangesNothingOnTheShortWayAndIsDecidedTheGeneralWay() {
         String sku = "sales-" + UUID.randomUUID();
-        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, reserved, reserve_available) VALUES (?, 10, 2, 3)", sku);
+        jdbc.update("INSERT INTO sku_stock (sku_id, stocked, reserved, allotment_available) VALUES (?, 10, 2, 3)", sku);
         String xid = "127.0.0.1:8091:" + System.nanoTime();
         // the MySQL store's Try holds 2 units of the reservation, and Redis confirms its own duplicate of it
         ledger.insert(xid, "held-twice", 1, sku, 2, "TRIED", "MYSQL", "u-1");
@@ -98,10 +98,10 @@ class SalesRecordIT extends InventoryITSupport {
         sales.confirmed(xid, "held-twice", 1, sku, 2, "u-1");
 
         assertThat(ledger.state(xid, "held-twice", sku)).isEqualTo("CONFIRMED");
-        assertThat(jdbc.queryForMap("SELECT reserved, reserve_available, sold FROM sku_stock WHERE sku_id = ?", sku))
-                .containsEntry("reserved", 0L).containsEntry("reserve_available", 5L).containsEntry("sold", 2L);
+        assertThat(jdbc.queryForMap("SELECT reserved, allotment_available, sold FROM sku_stock WHERE sku_id = ?", sku))
+                .containsEntry("reserved", 0L).containsEntry("allotment_available", 5L).containsEntry("sold", 2L);
 
-        // Redis's share is 3 units now (10 - 2 sold - 5 in the reserve): a sale of 4 is drift, refused whole
+        // Redis's share is 3 units now (10 - 2 sold - 5 in the allotment): a sale of 4 is drift, refused whole
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> sales.confirmed(xid, "too-many", 1, sku, 4, "u-2"))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(ledger.state(xid, "too-many", sku)).isNull();

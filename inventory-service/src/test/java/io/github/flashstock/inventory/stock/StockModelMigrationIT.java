@@ -75,6 +75,64 @@ class StockModelMigrationIT {
     }
 
     @Test
+    void theReserveColumnsBecomeTheAllotmentsOnceAndKeepTheirCheck() {
+        // Given a table as the release that named the MySQL store's share "the reserve" made it
+        String table = "sku_stock_it_" + UUID.randomUUID().toString().substring(0, 8);
+        jdbc.execute("CREATE TABLE " + table + " (sku_id VARCHAR(64) NOT NULL PRIMARY KEY,"
+                + " stocked BIGINT NOT NULL DEFAULT 0, sold BIGINT NOT NULL DEFAULT 0, reserved BIGINT NOT NULL DEFAULT 0,"
+                + " reserve_available BIGINT NOT NULL DEFAULT 0, reserve_incoming BIGINT NOT NULL DEFAULT 0,"
+                + " reserve_sold BIGINT NOT NULL DEFAULT 0,"
+                + " CONSTRAINT ck_" + table + "_reserve CHECK (reserve_available >= 0 AND reserve_incoming >= 0"
+                + " AND reserve_sold >= 0 AND reserve_sold <= sold"
+                + " AND stocked - sold - reserved - reserve_available - reserve_incoming >= 0))");
+        try {
+            jdbc.update("INSERT INTO " + table + " (sku_id, stocked, sold, reserved, reserve_available,"
+                    + " reserve_incoming, reserve_sold) VALUES ('a', 100, 30, 5, 10, 2, 4)");
+
+            // When the migration runs twice (adding the columns finds them under their earlier name)
+            boolean added = migration.addAllotment(table);
+            boolean first = migration.renameReserveToAllotment(table);
+            boolean second = migration.renameReserveToAllotment(table);
+
+            // Then they were renamed once, the values kept, and the database still refuses an allotment too large
+            assertThat(added).isFalse();
+            assertThat(first).isTrue();
+            assertThat(second).isFalse();
+            assertThat(jdbc.queryForMap("SELECT allotment_available, allotment_incoming, allotment_sold FROM " + table
+                    + " WHERE sku_id = 'a'")).containsExactlyInAnyOrderEntriesOf(Map.of("allotment_available", 10L,
+                    "allotment_incoming", 2L, "allotment_sold", 4L));
+            assertThatThrownBy(() -> jdbc.update("UPDATE " + table + " SET allotment_available = 64 WHERE sku_id = 'a'"))
+                    .hasMessageContaining("ck_" + table + "_allotment");
+            assertThat(migration.addAllotment(table)).isFalse();
+        } finally {
+            jdbc.execute("DROP TABLE " + table);
+        }
+    }
+
+    @Test
+    void theLedgersBackendColumnBecomesStoreOnce() {
+        String table = "stock_ledger_it_" + UUID.randomUUID().toString().substring(0, 8);
+        jdbc.execute("CREATE TABLE " + table + " (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
+                + " sku_id VARCHAR(64) NOT NULL, backend VARCHAR(8) NOT NULL, redis_mirrored TINYINT NOT NULL DEFAULT 1,"
+                + " KEY idx_" + table + "_store (backend, redis_mirrored))");
+        try {
+            jdbc.update("INSERT INTO " + table + " (sku_id, backend) VALUES ('s', 'MYSQL')");
+
+            boolean first = migration.renameBackendToStore(table);
+            boolean second = migration.renameBackendToStore(table);
+
+            assertThat(first).isTrue();
+            assertThat(second).isFalse();
+            assertThat(jdbc.queryForObject("SELECT store FROM " + table, String.class)).isEqualTo("MYSQL");
+            assertThat(jdbc.queryForList("SELECT COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA ="
+                    + " DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ? ORDER BY SEQ_IN_INDEX", String.class, table, "idx_" + table + "_store"))
+                    .containsExactly("store", "redis_mirrored");
+        } finally {
+            jdbc.execute("DROP TABLE " + table);
+        }
+    }
+
+    @Test
     void aLedgerFromBeforeRefusalsTakesThemOnce() {
         // Given a ledger as the release before refusals made it (under another name, beside the live one)
         String table = "stock_ledger_it_" + UUID.randomUUID().toString().substring(0, 8);
@@ -111,12 +169,15 @@ class StockModelMigrationIT {
     @Test
     void liveSchemaEndsInTheSharedWords() {
         // a devstack whose data directory predates the vocabulary is migrated here, a fresh one has nothing to do
-        migration.migrateMysql(StockModelMigration.TABLE);
+        migration.afterPropertiesSet();
 
         assertThat(migration.migrateMysql(StockModelMigration.TABLE)).isFalse();
         assertThat(jdbc.queryForList("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
                 + " AND TABLE_NAME = 'sku_stock'", String.class))
-                .contains("stocked", "sold", "reserved").doesNotContain("total", "locked");
+                .contains("stocked", "sold", "reserved", "allotment_available", "allotment_incoming", "allotment_sold")
+                .doesNotContain("total", "locked", "reserve_available");
+        assertThat(jdbc.queryForList("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
+                + " AND TABLE_NAME = 'stock_ledger'", String.class)).contains("store").doesNotContain("backend");
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Moving units between a SKU's Redis store and its MySQL reserve by hand, and the record of every move; under
+ * Moving units between a SKU's Redis store and its allotment by hand, and the record of every move; under
  * {@code /admin}, so behind the bearer token.
  */
 @RestController

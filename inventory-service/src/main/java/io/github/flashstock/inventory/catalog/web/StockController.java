@@ -25,11 +25,11 @@ class StockController {
     record RedisSide(long stocked, long available, long reserved, long sold, int perUserLimit, int segments, List<RedisStock.Segment> segmentDetails) {
     }
 
-    /** The reserve: what only the MySQL path may sell ({@code available}), what is on its way there, what it sold. */
-    record Reserve(long available, long incoming, long sold) {
+    /** The allotment: what only the MySQL store may sell ({@code available}), what is on its way there, what it sold. */
+    record Allotment(long available, long incoming, long sold) {
     }
 
-    record MysqlSide(long stocked, long available, long reserved, long sold, Reserve reserve, Integer perUserLimit,
+    record MysqlSide(long stocked, long available, long reserved, long sold, Allotment allotment, Integer perUserLimit,
                      long version) {
     }
 
@@ -38,11 +38,11 @@ class StockController {
 
     /**
      * The SKU in Redis and in MySQL, side by side, in the same words: stocked, available, reserved, sold (always
-     * {@code available + reserved + sold == stocked} on each side), plus Redis's segments and MySQL's reserve (part
-     * of MySQL's {@code available} and {@code sold}: the units only the MySQL path may sell, and those it sold).
+     * {@code available + reserved + sold == stocked} on each side), plus Redis's segments and the MySQL store's allotment (part
+     * of MySQL's {@code available} and {@code sold}: the units only the MySQL store may sell, and those it sold).
      * For the admin only ({@link AdminTokenInterceptor}): it shows what an operator reconciles with, and what a buyer
      * has no use for and a bot would time its orders by (reservations in flight, the per-user limit, the segments,
-     * the MySQL reserve, the row's version). A buyer, or an order service, asks {@code GET /skus/{id}/available}: the
+     * the MySQL store's allotment, the row's version). A buyer, or an order service, asks {@code GET /skus/{id}/available}: the
      * units a Try could take now, nothing else.
      */
     @GetMapping("/skus/{skuId}/stock")
@@ -54,7 +54,7 @@ class StockController {
                     r == null ? null : new RedisSide(r.stocked(), r.available(), r.reserved(), r.sold(),
                             r.limit(), r.segments(), r.segmentsView()),
                     m == null ? null : new MysqlSide(m.stocked(), m.available(), m.reserved(), m.sold(),
-                            new Reserve(m.reserveAvailable(), m.reserveIncoming(), m.reserveSold()),
+                            new Allotment(m.allotmentAvailable(), m.allotmentIncoming(), m.allotmentSold()),
                             m.perUserLimit(), m.version())));
         }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }

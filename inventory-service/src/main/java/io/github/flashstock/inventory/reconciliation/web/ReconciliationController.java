@@ -58,21 +58,21 @@ class ReconciliationController {
     }
 
     /**
-     * Rebuilds a SKU's Redis state from MySQL plus its open reservations; audited under the caller
+     * Reloads a SKU's Redis state from MySQL plus its open reservations; audited under the caller
      * ({@link RepairActor}).
      */
-    @PostMapping("/skus/{skuId}/rebuild")
-    ResponseEntity<?> rebuild(@PathVariable @Pattern(regexp = ID) String skuId, Principal caller,
+    @PostMapping("/skus/{skuId}/reload")
+    ResponseEntity<?> reload(@PathVariable @Pattern(regexp = ID) String skuId, Principal caller,
                               @RequestHeader(name = RepairActor.NOTE_HEADER, required = false)
                               @Size(max = RepairActor.NOTE_MAX, message = RepairActor.NOTE_RULE)
                               @Pattern(regexp = RepairActor.NOTE, message = RepairActor.NOTE_RULE) String note,
                               @RequestHeader(name = RepairActor.RETIRED_HEADER, required = false)
                               @Null(message = RepairActor.RETIRED_RULE) String retired) {
-        return answer(repairs.rebuildSku(skuId, RepairActor.of(caller, note)), "rebuild-refused");
+        return answer(repairs.reloadSku(skuId, RepairActor.of(caller, note)), "reload-refused");
     }
 
     /**
-     * Releases a stale reservation whose global transaction the TC no longer knows; audited under the caller
+     * Releases an overdue reservation whose global transaction the TC no longer knows; audited under the caller
      * ({@link RepairActor}).
      */
     @PostMapping("/reservations/release")

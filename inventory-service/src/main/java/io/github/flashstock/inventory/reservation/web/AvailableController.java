@@ -24,7 +24,7 @@ class AvailableController {
      * The units of a SKU a Try could take now, read from Redis, with no transaction and nothing reserved: a caller
      * that was refused for want of the SKU's units asks this before it opens another global transaction for it. A
      * fresh read every time. {@code available} is null whenever a Try is the only one that can tell: the SKU's
-     * MySQL reserve may have units, Redis is not healthy, or the SKU is unknown or stale in Redis.
+     * allotment may have units, Redis is not healthy, or the SKU is unknown or stale in Redis.
      */
     @GetMapping("/skus/{skuId}/available")
     Available available(@PathVariable @Pattern(regexp = ReservationRequest.ID) String skuId) {

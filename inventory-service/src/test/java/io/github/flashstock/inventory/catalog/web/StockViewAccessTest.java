@@ -43,7 +43,7 @@ class StockViewAccessTest {
         mvc.perform(get("/skus/hot-1/stock").header("Authorization", "Bearer " + TOKEN))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.redis.reserved").value(10))
-                .andExpect(jsonPath("$.mysql.reserve.available").value(5));
+                .andExpect(jsonPath("$.mysql.allotment.available").value(5));
     }
 
     @Test

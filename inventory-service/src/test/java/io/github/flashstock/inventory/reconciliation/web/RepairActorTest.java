@@ -53,13 +53,13 @@ class RepairActorTest {
 
     @BeforeEach
     void repairsApply() {
-        given(repairs.rebuildSku(anyString(), anyString())).willReturn(new Repairs.Result(true, "rebuilt"));
+        given(repairs.reloadSku(anyString(), anyString())).willReturn(new Repairs.Result(true, "reloaded"));
         given(repairs.releaseReservation(anyString(), anyString(), anyString(), anyString()))
                 .willReturn(new Repairs.Result(true, "released"));
     }
 
     private static MockHttpServletRequestBuilder rebuild(String token) {
-        return post("/admin/reconciliation/skus/sku-1/rebuild").header("Authorization", "Bearer " + token);
+        return post("/admin/reconciliation/skus/sku-1/reload").header("Authorization", "Bearer " + token);
     }
 
     private ResultActions refused(MockHttpServletRequestBuilder request) throws Exception {
@@ -71,7 +71,7 @@ class RepairActorTest {
     void recordsTheAdminTheServicesTokenNames() throws Exception {
         mvc.perform(rebuild(ADMIN_TOKEN)).andExpect(status().isOk());
 
-        verify(repairs).rebuildSku("sku-1", "admin");
+        verify(repairs).reloadSku("sku-1", "admin");
     }
 
     @Test
@@ -89,7 +89,7 @@ class RepairActorTest {
                 .header("X-Audit-Note", "alice@ops #42").contentType(MediaType.APPLICATION_JSON).content(RELEASE))
                 .andExpect(status().isOk());
 
-        verify(repairs).rebuildSku("sku-1", "alice (OPS-1234, on call)");
+        verify(repairs).reloadSku("sku-1", "alice (OPS-1234, on call)");
         verify(repairs).releaseReservation("sku-1", "127.0.0.1:8091:42", "r-1", "admin (alice@ops #42)");
     }
 
@@ -100,7 +100,7 @@ class RepairActorTest {
         mvc.perform(rebuild(LONGEST_TOKEN).header("X-Audit-Note", longest)).andExpect(status().isOk());
 
         String actor = "a-name-of-the-longest-length-032 (" + longest + ")";
-        verify(repairs).rebuildSku("sku-1", actor);
+        verify(repairs).reloadSku("sku-1", actor);
         assertThat(actor).hasSize(RepairActor.COLUMN);
     }
 
@@ -134,7 +134,7 @@ class RepairActorTest {
 
     @Test
     void refusesARepairWithoutAnAdminToken() throws Exception {
-        mvc.perform(post("/admin/reconciliation/skus/sku-1/rebuild").header("X-Audit-Note", "alice"))
+        mvc.perform(post("/admin/reconciliation/skus/sku-1/reload").header("X-Audit-Note", "alice"))
                 .andExpect(status().isUnauthorized());
 
         verifyNoInteractions(repairs);
