@@ -1,6 +1,11 @@
 package io.github.flashstock.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.clients.InventoryApi;
+import io.github.flashstock.clients.OrdersApi;
+import io.github.flashstock.clients.ServiceHttp;
+import io.github.flashstock.clients.ServiceProblem;
+import io.github.flashstock.clients.ServiceUnreachable;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
@@ -10,7 +15,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.channels.FileChannel;
@@ -47,7 +51,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class DrillRunner implements AutoCloseable {
 
-    private static final String PROBLEM = "urn:flashstock:problem:";
     /** How long the system may take to settle after the sale: the order timeout (30 s) and the TC's retries. */
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(150);
 
@@ -58,8 +61,6 @@ public final class DrillRunner implements AutoCloseable {
     private EventTopic events;
     /** Between the second inventory instance and Redis in the split drill; made on first use. */
     private TcpProxy redisProxy;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-            .version(HttpClient.Version.HTTP_1_1).build();
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
@@ -273,11 +274,16 @@ public final class DrillRunner implements AutoCloseable {
         String warmUp = "d-warm-" + UUID.randomUUID().toString().substring(0, 6);
         createSku(warmUp, 1000);
         for (ServiceProcess order : services.orders().subList(0, drill.orderInstances())) {
+            OrdersApi orders = new OrdersApi(order.url()).withPlaceTimeout(Duration.ofSeconds(90));
             Instant until = Instant.now().plus(Duration.ofSeconds(90));
             int status = 0;
             while (status != 201 && Instant.now().isBefore(until)) {
-                status = post(order.url() + "/orders", "{\"items\":[{\"skuId\":\"" + warmUp + "\",\"quantity\":1}]}",
-                        Map.of("Authorization", services.buyers().bearer("warm"))).statusCode();
+                try {
+                    status = orders.place(services.buyers().bearer("warm"), OrdersApi.OrderRequest.of(warmUp, 1))
+                            .accepted() ? 202 : 201;
+                } catch (ServiceProblem e) {
+                    status = e.status();
+                }
                 if (status != 201) {
                     ServiceProcess.sleep(Duration.ofSeconds(1));
                 }
@@ -305,12 +311,12 @@ public final class DrillRunner implements AutoCloseable {
             }
             case ORDER_KILL -> {
                 ServiceProcess victim = services.orders().get(1);
+                OrdersApi onVictim = new OrdersApi(victim.url()).withPlaceTimeout(Duration.ofSeconds(90));
                 // three orders on it that will sit between their inventory Try and their commit when it dies
                 for (int i = 0; i < 3; i++) {
-                    String body = "{\"items\":[{\"skuId\":\"" + heldSku + "\",\"quantity\":1}]}";
                     String buyer = services.buyers().bearer("held-" + i);
-                    held.add(CompletableFuture.supplyAsync(() -> postQuietly(victim.url() + "/orders", body,
-                            Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S", "Authorization", buyer))));
+                    held.add(CompletableFuture.supplyAsync(() -> placeQuietly(onVictim, buyer,
+                            OrdersApi.OrderRequest.of(heldSku, 1), "delay-after-reserve=PT60S")));
                 }
                 Instant until = Instant.now().plus(Duration.ofSeconds(20));
                 while (reserved(heldSku) < 3 && Instant.now().isBefore(until)) {
@@ -547,13 +553,12 @@ public final class DrillRunner implements AutoCloseable {
                 return pending + " PENDING order(s)";
             }
             for (String sku : skuIds) {
-                JsonNode stock = stock(sku);
-                long reserved = stock.path("redis").path("reserved").asLong()
-                        + stock.path("mysql").path("reserved").asLong();
+                StockCounts stock = StockCounts.of(stock(sku));
+                long reserved = stock.reserved();
                 if (reserved != 0) {
                     return reserved + " unit(s) reserved of " + sku;
                 }
-                long incoming = stock.path("mysql").path("reserve").path("incoming").asLong();
+                long incoming = stock.reserveIncoming();
                 if (incoming != 0) {
                     return incoming + " unit(s) of " + sku + " on their way to its MySQL reserve";
                 }
@@ -588,8 +593,8 @@ public final class DrillRunner implements AutoCloseable {
     private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders, List<long[]> bought) {
         long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
-        JsonNode stock = stock(sku);
-        long limit = stock.path("mysql").path("perUserLimit").asLong(0);
+        InventoryApi.StockView stock = stock(sku);
+        long limit = stock.mysql() == null || stock.mysql().perUserLimit() == null ? 0 : stock.mysql().perUserLimit();
         int inAStore = 0;
         int across = 0;
         if (limit > 0) {
@@ -614,41 +619,33 @@ public final class DrillRunner implements AutoCloseable {
 
     private long reserved(String sku) {
         try {
-            return stock(sku).path("redis").path("reserved").asLong();
+            return StockCounts.of(stock(sku)).redisReserved();
         } catch (RuntimeException e) {
             return 0;
         }
     }
 
     /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
-    private JsonNode stock(String sku) {
-        Map<String, String> admin = Map.of("Authorization", "Bearer " + services.adminToken());
-        HttpResponse<String> r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        while (r.statusCode() == 503 && Instant.now().isBefore(until)) {
-            ServiceProcess.sleep(Duration.ofMillis(500));
-            r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
-        }
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException("stock of " + sku + ": " + r.statusCode());
-        }
-        return parse(r.body());
+    private InventoryApi.StockView stock(String sku) {
+        return services.inventoryApi().stock(sku, FlashSale.STOCK_PATIENCE);
     }
 
     /** Global sessions the TC still holds whose XID is one of these (read through its console API). */
     private int tcSessions(Set<String> xids) {
         String console = current.endpoints().seataConsoleUrl();
-        HttpResponse<String> login = post(console + "/api/v1/auth/login", "{\"username\":\""
-                + DevStackConfig.SEATA_CONSOLE_USER + "\",\"password\":\"" + DevStackConfig.SEATA_CONSOLE_PASSWORD
-                + "\"}", Map.of());
-        String token = parse(login.body()).path("data").asText("");
+        HttpResponse<String> login = console(HttpRequest.newBuilder(URI.create(console + "/api/v1/auth/login"))
+                .timeout(Duration.ofSeconds(90)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceHttp.write(Map.of("username",
+                        DevStackConfig.SEATA_CONSOLE_USER, "password", DevStackConfig.SEATA_CONSOLE_PASSWORD)))));
+        String token = ServiceHttp.tree(login.body()).path("data").asText("");
         if (token.isEmpty()) {
             throw new IllegalStateException("cannot log in to the Seata console: " + login.body());
         }
         int left = 0;
         for (int page = 1; page <= 50; page++) {
-            JsonNode answer = parse(get(console + "/api/v1/console/globalSession/query?pageNum=" + page
-                    + "&pageSize=100&withBranch=false", Map.of("Authorization", token)).body());
+            JsonNode answer = ServiceHttp.tree(console(HttpRequest.newBuilder(URI.create(console
+                    + "/api/v1/console/globalSession/query?pageNum=" + page + "&pageSize=100&withBranch=false"))
+                    .timeout(Duration.ofSeconds(10)).header("Authorization", token).GET()).body());
             if (!answer.path("success").asBoolean()) {
                 throw new IllegalStateException("the Seata console did not list sessions: " + answer);
             }
@@ -667,61 +664,49 @@ public final class DrillRunner implements AutoCloseable {
 
     /** A reconciliation run now; its findings on these SKUs or on these global transactions. */
     private List<String> findings(Set<String> skuIds, Set<String> xids) {
-        HttpResponse<String> r = post(services.inventory().url() + "/admin/reconciliation/runs", "",
-                Map.of("Authorization", "Bearer " + services.adminToken()));
-        if (r.statusCode() / 100 != 2) {
-            return List.of("reconciliation did not run: " + r.statusCode() + " " + r.body());
+        InventoryApi.ReconciliationReport report;
+        try {
+            report = services.inventoryApi().runReconciliation();
+        } catch (ServiceProblem e) {
+            return List.of("reconciliation did not run: " + e.status() + " " + e.body());
         }
         List<String> findings = new ArrayList<>();
-        for (JsonNode f : parse(r.body()).path("findings")) {
-            String sku = f.path("skuId").asText("");
-            if (skuIds.contains(sku) || xids.contains(f.path("facts").path("xid").asText())) {
-                findings.add(f.path("kind").asText() + " " + sku + " " + f.path("facts"));
+        for (InventoryApi.Finding f : report.findings()) {
+            String sku = f.skuId() == null ? "" : f.skuId();
+            if (skuIds.contains(sku) || xids.contains(f.facts().path("xid").asText())) {
+                findings.add(f.kind() + " " + sku + " " + f.facts());
             }
         }
         return findings;
     }
 
     private void createSku(String sku, int units) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(services.inventory().url() + "/admin/skus/"
-                        + sku))
-                .header("Authorization", "Bearer " + services.adminToken())
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"stocked\":" + units + ",\"perUserLimit\":1000}")).build());
-        if (r.statusCode() / 100 != 2) {
-            throw new IllegalStateException("cannot create SKU " + sku + ": " + r.statusCode() + " " + r.body());
-        }
+        services.inventoryApi().createSku(sku, new InventoryApi.NewSku(units, 1000, null));
     }
 
-    // ---- HTTP ---------------------------------------------------------------------------------------------
-
-    private int postQuietly(String url, String body, Map<String, String> headers) {
+    /** An order placed for its side effect: its status, -1 without an answer. */
+    private static int placeQuietly(OrdersApi orders, String buyer, OrdersApi.OrderRequest order, String fault) {
         try {
-            return post(url, body, headers).statusCode();
+            return orders.place(buyer, order, null, fault).accepted() ? 202 : 201;
+        } catch (ServiceProblem e) {
+            return e.status();
         } catch (RuntimeException e) {
             return -1;
         }
     }
 
-    private HttpResponse<String> post(String url, String body, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(90))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
-    }
+    // ---- the Seata console --------------------------------------------------------------------------------
 
-    private HttpResponse<String> get(String url, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET();
-        headers.forEach(b::header);
-        return send(b.build());
-    }
-
-    private HttpResponse<String> send(HttpRequest request) {
-        return FlashSale.send(http, request);
-    }
-
-    private static JsonNode parse(String body) {
-        return FlashSale.parse(body);
+    private static HttpResponse<String> console(HttpRequest.Builder builder) {
+        HttpRequest request = builder.build();
+        try {
+            return ServiceHttp.client().send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new ServiceUnreachable(request.method() + " " + request.uri(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Puts the TC back in the store the stack is configured with. */

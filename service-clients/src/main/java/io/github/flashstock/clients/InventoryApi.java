@@ -2,6 +2,7 @@ package io.github.flashstock.clients;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.github.flashstock.support.auth.ServiceSignature;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -130,6 +131,10 @@ public final class InventoryApi {
 
     /** A disagreement a reconciliation found: its kind ({@code REDIS_MYSQL_DRIFT}, ...) and the amounts. */
     public record Finding(String kind, String skuId, JsonNode facts) {
+
+        public Finding {
+            facts = facts == null ? MissingNode.getInstance() : facts;
+        }
     }
 
     // ---- calls --------------------------------------------------------------------------------------------------
