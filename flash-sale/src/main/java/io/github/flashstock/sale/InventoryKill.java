@@ -1,0 +1,35 @@
+package io.github.flashstock.sale;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** The first inventory-service instance kill -9, started again after the outage. */
+final class InventoryKill implements Fault {
+
+    private final Duration outage;
+    private ServiceProcess victim;
+
+    InventoryKill(Duration outage) {
+        this.outage = outage;
+    }
+
+    @Override
+    public Hit inject(Scene scene) {
+        victim = scene.services().inventories().get(0);
+        long pid = victim.pid();
+        Instant at = Instant.now();
+        victim.kill();
+        return new Hit(at, victim.name() + " (PID " + pid + ") killed");
+    }
+
+    @Override
+    public Duration outage() {
+        return outage;
+    }
+
+    @Override
+    public String heal(Scene scene) {
+        victim.start(Duration.ofMinutes(3));
+        return "";
+    }
+}
