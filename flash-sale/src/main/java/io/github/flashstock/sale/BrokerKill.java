@@ -12,12 +12,7 @@ import java.util.List;
  */
 final class BrokerKill implements Fault {
 
-    private final Duration outage;
     private ServiceProcess victim;
-
-    BrokerKill(Duration outage) {
-        this.outage = outage;
-    }
 
     @Override
     public Hit inject(Scene scene) {
@@ -30,11 +25,6 @@ final class BrokerKill implements Fault {
         victim.kill();
         return new Hit(at, "RocketMQ broker (PID " + pids + ") killed, 1 s later " + victim.name() + " (PID " + pid
                 + ") killed");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
     }
 
     @Override

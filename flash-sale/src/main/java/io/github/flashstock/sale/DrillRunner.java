@@ -73,7 +73,7 @@ public final class DrillRunner implements AutoCloseable {
         StateReader state = new StateReader(current, services.inventoryApi(), events);
         Fault fault = Faults.of(drill);
         Fault.Scene scene = new Fault.Scene(current, services, state, this::redisProxy, id,
-                plan.skus().get(0).skuId());
+                plan.skus().get(0).skuId(), drill.outage());
         Set<String> skuIds = new HashSet<>(plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
         skuIds.addAll(fault.prepare(scene));
         boolean awaitEvents = !drill.losesRedisWrites();

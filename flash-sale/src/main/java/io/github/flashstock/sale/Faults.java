@@ -13,19 +13,18 @@ final class Faults {
 
     /** A new fault object for one run of the drill. */
     static Fault of(Drill drill) {
-        Duration outage = drill.outage();
         return switch (drill) {
-            case ORDER_KILL -> new OrderDemoKill(outage);
-            case INVENTORY_KILL_ONE, INVENTORY_KILL_ONLY -> new InventoryKill(outage);
-            case BROKER_KILL -> new BrokerKill(outage);
-            case REDIS_SPLIT -> new RedisSplit(outage);
-            case TC_KILL, TC_KILL_DB -> new ServerKill(Component.SEATA, outage);
-            case REDIS_KILL -> new ServerKill(Component.REDIS, outage);
-            case MARIADB_KILL -> new ServerKill(Component.MARIADB, outage);
-            case REDIS_AOF_TAIL -> new RedisAofTail(outage);
+            case ORDER_KILL -> new OrderDemoKill();
+            case INVENTORY_KILL_ONE, INVENTORY_KILL_ONLY -> new InventoryKill();
+            case BROKER_KILL -> new BrokerKill();
+            case REDIS_SPLIT -> new RedisSplit();
+            case TC_KILL, TC_KILL_DB -> new ServerKill(Component.SEATA);
+            case REDIS_KILL -> new ServerKill(Component.REDIS);
+            case MARIADB_KILL -> new ServerKill(Component.MARIADB);
+            case REDIS_AOF_TAIL -> new RedisAofTail();
             case REDIS_MASTER_KILL -> new RedisMasterKill();
-            case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen", outage);
-            case MARIADB_PAUSE -> new ServerPause(Component.MARIADB, "MariaDB", "paused", outage);
+            case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen");
+            case MARIADB_PAUSE -> new ServerPause(Component.MARIADB, "MariaDB", "paused");
         };
     }
 
@@ -40,8 +39,9 @@ final class Faults {
      */
     static String strike(Fault fault, Fault.Scene scene, AtomicReference<Duration> back) {
         Fault.Hit hit = fault.inject(scene);
-        if (!fault.outage().isZero()) {
-            ServiceProcess.sleep(fault.outage());
+        Duration outage = fault.outage(scene);
+        if (!outage.isZero()) {
+            ServiceProcess.sleep(outage);
         }
         String recovery = fault.heal(scene);
         back.set(Duration.between(hit.at(), Instant.now()));

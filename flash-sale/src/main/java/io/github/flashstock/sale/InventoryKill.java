@@ -6,12 +6,7 @@ import java.time.Instant;
 /** The first inventory-service instance kill -9, started again after the outage. */
 final class InventoryKill implements Fault {
 
-    private final Duration outage;
     private ServiceProcess victim;
-
-    InventoryKill(Duration outage) {
-        this.outage = outage;
-    }
 
     @Override
     public Hit inject(Scene scene) {
@@ -20,11 +15,6 @@ final class InventoryKill implements Fault {
         Instant at = Instant.now();
         victim.kill();
         return new Hit(at, victim.name() + " (PID " + pid + ") killed");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
     }
 
     @Override

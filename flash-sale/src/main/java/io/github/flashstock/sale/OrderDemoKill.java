@@ -16,14 +16,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class OrderDemoKill implements Fault {
 
-    private final Duration outage;
     private final List<CompletableFuture<Integer>> held = new ArrayList<>();
     private String heldSku;
     private ServiceProcess victim;
-
-    OrderDemoKill(Duration outage) {
-        this.outage = outage;
-    }
 
     @Override
     public Set<String> prepare(Scene scene) {
@@ -61,11 +56,6 @@ final class OrderDemoKill implements Fault {
         } catch (RuntimeException e) {
             return -1;
         }
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
     }
 
     @Override

@@ -19,12 +19,6 @@ import java.util.TreeMap;
  */
 final class RedisAofTail implements Fault {
 
-    private final Duration outage;
-
-    RedisAofTail(Duration outage) {
-        this.outage = outage;
-    }
-
     @Override
     public Hit inject(Scene scene) {
         // the AOF's size over the last second and a half, to know where the last second of writes begins
@@ -42,11 +36,6 @@ final class RedisAofTail implements Fault {
         truncate(aof, cutTo);
         return new Hit(at, "Redis (PID " + pids + ") killed and the last second of its AOF (" + lost
                 + " bytes) cut off");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
     }
 
     @Override

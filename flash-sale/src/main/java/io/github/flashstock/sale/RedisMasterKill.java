@@ -34,7 +34,7 @@ final class RedisMasterKill implements Fault {
     }
 
     @Override
-    public Duration outage() {
+    public Duration outage(Scene scene) {
         return Duration.ZERO;
     }
 

@@ -1,6 +1,5 @@
 package io.github.flashstock.sale;
 
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -9,24 +8,14 @@ import java.time.Instant;
  */
 final class RedisSplit implements Fault {
 
-    private final Duration outage;
-
-    RedisSplit(Duration outage) {
-        this.outage = outage;
-    }
-
     @Override
     public Hit inject(Scene scene) {
         ServiceProcess cut = scene.services().inventories().get(1);
         Instant at = Instant.now();
         scene.redisProxy().get().cut();
         return new Hit(at, cut.name() + " cut off from Redis (the TCP proxy between them closed) for "
-                + outage.toSeconds() + " s, " + scene.services().inventories().get(0).name() + " still reaching it");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
+                + scene.outage().toSeconds() + " s, " + scene.services().inventories().get(0).name()
+                + " still reaching it");
     }
 
     @Override

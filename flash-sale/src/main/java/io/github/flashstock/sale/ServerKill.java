@@ -1,7 +1,6 @@
 package io.github.flashstock.sale;
 
 import io.github.flashstock.devstack.Component;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -10,11 +9,9 @@ import java.util.List;
 final class ServerKill implements Fault {
 
     private final Component server;
-    private final Duration outage;
 
-    ServerKill(Component server, Duration outage) {
+    ServerKill(Component server) {
         this.server = server;
-        this.outage = outage;
     }
 
     Component server() {
@@ -26,11 +23,6 @@ final class ServerKill implements Fault {
         Instant at = Instant.now();
         List<Long> pids = scene.stack().kill(server);
         return new Hit(at, server.cliName() + " (PID " + pids + ") killed");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
     }
 
     @Override

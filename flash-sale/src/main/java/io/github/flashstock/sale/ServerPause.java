@@ -1,7 +1,6 @@
 package io.github.flashstock.sale;
 
 import io.github.flashstock.devstack.Component;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,13 +11,11 @@ final class ServerPause implements Fault {
     /** How the report names the server and what was done to it: "Redis", "frozen". */
     private final String name;
     private final String done;
-    private final Duration outage;
 
-    ServerPause(Component server, String name, String done, Duration outage) {
+    ServerPause(Component server, String name, String done) {
         this.server = server;
         this.name = name;
         this.done = done;
-        this.outage = outage;
     }
 
     Component server() {
@@ -29,12 +26,7 @@ final class ServerPause implements Fault {
     public Hit inject(Scene scene) {
         Instant at = Instant.now();
         List<Long> pids = scene.stack().pause(server);
-        return new Hit(at, name + " (PID " + pids + ") " + done + " for " + outage.toSeconds() + " s");
-    }
-
-    @Override
-    public Duration outage() {
-        return outage;
+        return new Hit(at, name + " (PID " + pids + ") " + done + " for " + scene.outage().toSeconds() + " s");
     }
 
     @Override

@@ -41,13 +41,14 @@ class FaultsTest {
     void everyDrillHasAFreshFaultLastingItsOutageButTheClusterFailover() {
         for (Drill drill : Drill.values()) {
             Fault fault = Faults.of(drill);
+            Fault.Scene scene = new Fault.Scene(null, null, null, null, "run", "hot", drill.outage());
             assertThat(fault).as(drill.cliName()).isNotSameAs(Faults.of(drill));
-            assertThat(fault.outage()).as(drill.cliName())
+            assertThat(fault.outage(scene)).as(drill.cliName())
                     .isEqualTo(drill == Drill.REDIS_MASTER_KILL ? Duration.ZERO : drill.outage());
         }
-        assertThat(Faults.named("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(Faults.named("mariadb-pause").outage()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(Faults.named("redis-split").outage()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(Drill.parse("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(Drill.parse("mariadb-pause").outage()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Drill.parse("redis-split").outage()).isEqualTo(Duration.ofSeconds(8));
     }
 
     @Test
@@ -70,7 +71,7 @@ class FaultsTest {
             }
 
             @Override
-            public Duration outage() {
+            public Duration outage(Scene scene) {
                 return Duration.ofMillis(50);
             }
 
@@ -100,7 +101,7 @@ class FaultsTest {
             }
 
             @Override
-            public Duration outage() {
+            public Duration outage(Scene scene) {
                 return Duration.ZERO;
             }
 
