@@ -1,5 +1,6 @@
 package io.github.flashstock.bench;
 
+import io.github.flashstock.clients.InventoryApi;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
@@ -15,9 +16,6 @@ import io.github.flashstock.sale.StockSampler;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,7 +122,6 @@ public final class OrderBenchmark {
     private final int rounds;
     private final int requests;
     private final String runId = LocalDateTime.now().format(STAMP);
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final OrderLoad load = new OrderLoad();
     private final PrintStream out = System.out;
     /** The report's first lines: what ran, how. */
@@ -189,11 +186,12 @@ public final class OrderBenchmark {
     }
 
     private int measure(Services services, ServiceProcess front, ServiceProcess back) throws Exception {
-        String inventory = services.inventory().url();
+        InventoryApi inventory = services.inventoryApi();
         String hot = "bo-hot-" + runId;
         String soldOut = "bo-none-" + runId;
-        createSku(inventory, services.adminToken(), hot, 1_000_000_000L, null, 1);
-        createSku(inventory, services.adminToken(), soldOut, 0L, null, 1);
+        // one segment each, as the demo's SKUs: the figures do not depend on the configured default
+        inventory.createSku(hot, new InventoryApi.NewSku(1_000_000_000L, null, 1));
+        inventory.createSku(soldOut, new InventoryApi.NewSku(0L, null, 1));
 
         Map<String, List<Long>> processes = new LinkedHashMap<>();
         Map<Component, List<Long>> servers = new EnumMap<>(Component.class);
@@ -221,8 +219,7 @@ public final class OrderBenchmark {
                     i -> new FlashSale.Purchase("u-" + runId + "-" + i % BUYERS, Map.of(hot, 1)));
             case REFUSED -> repeat(URI.create(services.order().url() + "/orders"), services.buyers(),
                     i -> new FlashSale.Purchase("u-" + runId + "-" + i % BUYERS, Map.of(soldOut, 1)));
-            case MIX -> demoMix(inventory, services.adminToken(), services.buyers(),
-                    URI.create(services.order().url() + "/orders"));
+            case MIX -> demoMix(inventory, services.buyers(), URI.create(services.order().url() + "/orders"));
         };
 
         OrderPath[] order = paths();
@@ -249,7 +246,7 @@ public final class OrderBenchmark {
                 // the stock line's clock starts with the load's (its reads add a little to the mix's inventory and
                 // MariaDB figures: eight a second)
                 StockSampler stock = path == OrderPath.MIX
-                        ? new StockSampler(inventory, services.adminToken(), mixSkus) : null;
+                        ? new StockSampler(inventory, mixSkus) : null;
                 Run run;
                 try {
                     meter.start();
@@ -367,11 +364,11 @@ public final class OrderBenchmark {
      * on fresh SKUs of a tenth as many hot units as requests, each order with an {@code Idempotency-Key}, as the
      * demo's buyers send it.
      */
-    private List<OrderLoad.Call> demoMix(String inventory, String token, BuyerTokens buyers, URI orders) {
+    private List<OrderLoad.Call> demoMix(InventoryApi inventory, BuyerTokens buyers, URI orders) {
         SalePlan plan = SalePlan.demo("bo-" + runId + "-" + UUID.randomUUID().toString().substring(0, 8),
                 Math.max(1, requests / 10), requests);
         for (SalePlan.SkuOnSale sku : plan.skus()) {
-            createSku(inventory, token, sku.skuId(), sku.units(), sku.perUserLimit(), sku.segments());
+            inventory.createSku(sku.skuId(), new InventoryApi.NewSku(sku.units(), sku.perUserLimit(), sku.segments()));
         }
         mixSkus = plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList();
         List<FlashSale.Purchase> purchases = FlashSale.purchases(plan);
@@ -379,27 +376,6 @@ public final class OrderBenchmark {
         return purchases.stream().map(p -> new OrderLoad.Call(orders, p.body(),
                 Map.of("Idempotency-Key", UUID.randomUUID().toString(), "Authorization", buyers.bearer(p.userId()))))
                 .toList();
-    }
-
-    /** One segment each, as the demo's SKUs: the figures do not depend on the configured default. */
-    private void createSku(String inventory, String token, String sku, long stocked, Integer perUserLimit,
-                           int segments) {
-        String body = "{\"stocked\":" + stocked + (perUserLimit == null ? "" : ",\"perUserLimit\":" + perUserLimit)
-                + ",\"segments\":" + segments + "}";
-        try {
-            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(inventory + "/admin/skus/" + sku))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            if (created.statusCode() != 201) {
-                throw new IllegalStateException("cannot create SKU " + sku + ": " + created.statusCode() + " "
-                        + created.body());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create SKU " + sku, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.github.flashstock.bench;
 
+import io.github.flashstock.clients.ServiceHttp;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -66,11 +66,6 @@ final class OrderLoad {
         }
     }
 
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(2))
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
-
     Result run(List<Call> calls, int clients) throws InterruptedException {
         int n = calls.size();
         int[] status = new int[n];
@@ -91,7 +86,8 @@ final class OrderLoad {
                     long t0 = System.nanoTime();
                     int code;
                     try {
-                        code = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                        code = ServiceHttp.client().send(request.build(), HttpResponse.BodyHandlers.discarding())
+                                .statusCode();
                     } catch (IOException e) {
                         code = -1;
                     } catch (InterruptedException e) {

@@ -1,6 +1,8 @@
 package io.github.flashstock.sale;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flashstock.clients.InventoryApi;
+import io.github.flashstock.clients.ServiceProblem;
+import io.github.flashstock.clients.ServiceUnreachable;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
@@ -10,10 +12,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +43,6 @@ import java.util.stream.Collectors;
  * instances + 2 each), and the devstack's DEVSTACK_* settings.
  */
 public final class DemoCli {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private DemoCli() {
     }
@@ -155,7 +151,7 @@ public final class DemoCli {
                 .describedAs(setup)
                 .charted();
         if (nacosAdmin.isPresent()) {
-            sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventory().url(), token,
+            sale.during(resegmentInNacos(nacosAdmin.get(), config.root(), services.inventoryApi(),
                     plan.skus().get(0).skuId(), Math.max(1, buyers / 4)));
         }
         if (redisOutageSeconds > 0) {
@@ -209,8 +205,8 @@ public final class DemoCli {
      * Part-way through the sale: the hot SKU's segment count goes from 1 to 4 in Nacos (the service's dataId as in
      * {@code nacos-config/}, with a per-SKU override); the report says when Redis showed the new count.
      */
-    static FlashSale.MidSale resegmentInNacos(NacosAdmin nacos, Path root, String inventoryUrl, String adminToken,
-                                              String skuId, int afterAnswers) {
+    static FlashSale.MidSale resegmentInNacos(NacosAdmin nacos, Path root, InventoryApi inventory, String skuId,
+                                              int afterAnswers) {
         return new FlashSale.MidSale(afterAnswers, "segments of " + skuId + " 1 -> 4 in Nacos", () -> {
             String dataId;
             try {
@@ -223,20 +219,19 @@ public final class DemoCli {
             if (!nacos.publish("inventory-service.yaml", changed)) {
                 throw new IllegalStateException("Nacos refused the change");
             }
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             long deadline = published + Duration.ofSeconds(30).toNanos();
             while (System.nanoTime() < deadline) {
                 try {
-                    String stock = http.send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId
-                            + "/stock")).header("Authorization", "Bearer " + adminToken).GET().build(),
-                            HttpResponse.BodyHandlers.ofString()).body();
-                    if (JSON.readTree(stock).path("redis").path("segments").asInt() == 4) {
+                    InventoryApi.RedisSide redis = inventory.stock(skuId).redis();
+                    if (redis != null && redis.segments() == 4) {
                         return "published after " + afterAnswers + " answers; 4 segments in Redis "
                                 + (System.nanoTime() - published) / 1_000_000 + " ms later";
                     }
-                    Thread.sleep(50);
-                } catch (IOException e) {
+                } catch (ServiceProblem | ServiceUnreachable e) {
                     // the next poll tells
+                }
+                try {
+                    Thread.sleep(50);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;

@@ -1,6 +1,5 @@
 package io.github.flashstock.sale;
 
-import io.github.flashstock.devstack.Component;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -121,18 +120,6 @@ public enum Drill {
     /** Drills run on the devstack's Redis Cluster, the inventory instances set up for it. */
     public boolean onCluster() {
         return this == REDIS_MASTER_KILL;
-    }
-
-    /** The devstack server the fault hits, if it hits one. */
-    Optional<Component> server() {
-        return switch (this) {
-            case TC_KILL, TC_KILL_DB -> Optional.of(Component.SEATA);
-            case REDIS_KILL, REDIS_AOF_TAIL, REDIS_FREEZE -> Optional.of(Component.REDIS);
-            case REDIS_MASTER_KILL -> Optional.of(Component.REDIS_CLUSTER);
-            case MARIADB_KILL, MARIADB_PAUSE -> Optional.of(Component.MARIADB);
-            case BROKER_KILL -> Optional.of(Component.ROCKETMQ);
-            default -> Optional.empty();
-        };
     }
 
     /** How long the fault lasts before recovery starts. */

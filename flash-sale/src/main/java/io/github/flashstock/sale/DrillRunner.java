@@ -1,27 +1,12 @@
 package io.github.flashstock.sale;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.clients.InventoryApi;
+import io.github.flashstock.clients.OrdersApi;
+import io.github.flashstock.clients.ServiceProblem;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
-import io.github.flashstock.devstack.DevStackConfig;
-import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.TcpProxy;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -43,11 +27,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>
  * The services (two inventory-service and two order-demo instances, order-demo with its {@code faults} profile) are
  * started once and reused; a drill that needs fewer stops the rest (SIGTERM) for its sale and the next drill starts
- * them again.
+ * them again. What each drill does to the system is its {@link Fault} ({@link Faults#of}); what is read back, a
+ * {@link StateReader}'s.
  */
 public final class DrillRunner implements AutoCloseable {
 
-    private static final String PROBLEM = "urn:flashstock:problem:";
     /** How long the system may take to settle after the sale: the order timeout (30 s) and the TC's retries. */
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(150);
 
@@ -58,8 +42,6 @@ public final class DrillRunner implements AutoCloseable {
     private EventTopic events;
     /** Between the second inventory instance and Redis in the split drill; made on first use. */
     private TcpProxy redisProxy;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-            .version(HttpClient.Version.HTTP_1_1).build();
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
@@ -88,36 +70,33 @@ public final class DrillRunner implements AutoCloseable {
                 buyers, Math.max(1, buyers * 4 / 5), clients, 0.2, 7);
         List<String> orderUrls = services.orders().subList(0, drill.orderInstances()).stream()
                 .map(ServiceProcess::url).toList();
+        StateReader state = new StateReader(current, services.inventoryApi(), events);
+        Fault fault = Faults.of(drill);
+        Fault.Scene scene = new Fault.Scene(current, services, state, this::redisProxy, id,
+                plan.skus().get(0).skuId(), drill.outage());
         Set<String> skuIds = new HashSet<>(plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
-        String heldSku = "d-held-" + id;
-        List<CompletableFuture<Integer>> held = new ArrayList<>();
-        if (drill == Drill.ORDER_KILL) {
-            skuIds.add(heldSku);
-        }
+        skuIds.addAll(fault.prepare(scene));
         boolean awaitEvents = !drill.losesRedisWrites();
-        AtomicReference<String> fault = new AtomicReference<>("not injected");
+        AtomicReference<String> faultLine = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
         FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), services.buyers(),
                 out)
                 .withoutReadBack()
                 .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
-                    String line = inject(drill, plan.skus().get(0).skuId(), heldSku, held, back);
-                    fault.set(line);
+                    String line = Faults.strike(fault, scene, back);
+                    faultLine.set(line);
                     return line;
                 }));
-        if (drill == Drill.ORDER_KILL) {
-            createSku(heldSku, 10);
-        }
         sale.run(plan);
         Instant saleEnded = Instant.now();
-        held.forEach(CompletableFuture::join);
+        fault.afterSale();
 
         // settle: nothing pending, nothing reserved, nothing left at the coordinator for these orders
         boolean settled = false;
         Instant deadline = saleEnded.plus(SETTLE_LIMIT);
         Instant nextNote = saleEnded.plus(Duration.ofSeconds(10));
         while (Instant.now().isBefore(deadline)) {
-            String waitingFor = waitingFor(skuIds, awaitEvents);
+            String waitingFor = state.waitingFor(skuIds, awaitEvents);
             if (waitingFor.isEmpty()) {
                 settled = true;
                 break;
@@ -130,7 +109,7 @@ public final class DrillRunner implements AutoCloseable {
         }
         Duration settledAfter = Duration.between(saleEnded, Instant.now());
 
-        Map<String, OrderRow> orders = orders(skuIds);
+        Map<String, StateReader.OrderRow> orders = state.orders(skuIds);
         Map<String, Integer> answers = new TreeMap<>();
         int failed = 0;
         int replaced = 0;
@@ -168,18 +147,18 @@ public final class DrillRunner implements AutoCloseable {
         int pending = (int) orders.values().stream().filter(o -> o.status().equals("PENDING")).count();
         Set<String> xids = new HashSet<>();
         orders.values().forEach(o -> xids.add(o.xid()));
-        int sessionsLeft = tcSessions(xids);
+        int sessionsLeft = state.tcSessions(xids);
         List<DrillReport.SkuOutcome> outcomes = new ArrayList<>();
-        Map<String, List<long[]>> bought = boughtByBuyer(skuIds);
+        Map<String, List<long[]>> bought = state.boughtByBuyer(skuIds);
         for (String sku : skuIds.stream().sorted().toList()) {
-            outcomes.add(outcome(sku, orders, bought.getOrDefault(sku, List.of())));
+            outcomes.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of())));
         }
-        List<String> findings = findings(skuIds, xids);
-        List<LedgerRow> ledger = ledger(skuIds);
+        List<String> findings = state.findings(skuIds, xids);
+        List<StateReader.LedgerRow> ledger = state.ledger(skuIds);
         List<String> unmatched = unmatched(orders, ledger);
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,
-                improperExamples, contradictions, examples,
-                outcomes, pending, sessionsLeft, findings, unmatched, events.missing(ledger), fault.get(), back.get(), settledAfter, settled);
+                improperExamples, contradictions, examples, outcomes, pending, sessionsLeft, findings, unmatched,
+                events.missing(ledger), faultLine.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;
     }
@@ -271,13 +250,18 @@ public final class DrillRunner implements AutoCloseable {
         }
         // one order through each instance buyers reach, so that every path (and the TC) is known to work
         String warmUp = "d-warm-" + UUID.randomUUID().toString().substring(0, 6);
-        createSku(warmUp, 1000);
+        services.inventoryApi().createSku(warmUp, new InventoryApi.NewSku(1000, 1000, null));
         for (ServiceProcess order : services.orders().subList(0, drill.orderInstances())) {
+            OrdersApi orders = new OrdersApi(order.url()).withPlaceTimeout(Duration.ofSeconds(90));
             Instant until = Instant.now().plus(Duration.ofSeconds(90));
             int status = 0;
             while (status != 201 && Instant.now().isBefore(until)) {
-                status = post(order.url() + "/orders", "{\"items\":[{\"skuId\":\"" + warmUp + "\",\"quantity\":1}]}",
-                        Map.of("Authorization", services.buyers().bearer("warm"))).statusCode();
+                try {
+                    status = orders.place(services.buyers().bearer("warm"), OrdersApi.OrderRequest.of(warmUp, 1))
+                            .accepted() ? 202 : 201;
+                } catch (ServiceProblem e) {
+                    status = e.status();
+                }
                 if (status != 201) {
                     ServiceProcess.sleep(Duration.ofSeconds(1));
                 }
@@ -289,152 +273,6 @@ public final class DrillRunner implements AutoCloseable {
         }
     }
 
-    private String inject(Drill drill, String hotSku, String heldSku, List<CompletableFuture<Integer>> held,
-                          AtomicReference<Duration> back) {
-        Instant at;
-        String what;
-        switch (drill) {
-            case INVENTORY_KILL_ONE, INVENTORY_KILL_ONLY -> {
-                ServiceProcess victim = services.inventories().get(0);
-                long pid = victim.pid();
-                at = Instant.now();
-                victim.kill();
-                what = victim.name() + " (PID " + pid + ") killed";
-                ServiceProcess.sleep(drill.outage());
-                victim.start(Duration.ofMinutes(3));
-            }
-            case ORDER_KILL -> {
-                ServiceProcess victim = services.orders().get(1);
-                // three orders on it that will sit between their inventory Try and their commit when it dies
-                for (int i = 0; i < 3; i++) {
-                    String body = "{\"items\":[{\"skuId\":\"" + heldSku + "\",\"quantity\":1}]}";
-                    String buyer = services.buyers().bearer("held-" + i);
-                    held.add(CompletableFuture.supplyAsync(() -> postQuietly(victim.url() + "/orders", body,
-                            Map.of("X-Flashstock-Fault", "delay-after-reserve=PT60S", "Authorization", buyer))));
-                }
-                Instant until = Instant.now().plus(Duration.ofSeconds(20));
-                while (reserved(heldSku) < 3 && Instant.now().isBefore(until)) {
-                    ServiceProcess.sleep(Duration.ofMillis(100));
-                }
-                long pid = victim.pid();
-                at = Instant.now();
-                victim.kill();
-                what = victim.name() + " (PID " + pid + ") killed with " + reserved(heldSku)
-                        + " order(s) on it between Try and commit";
-                ServiceProcess.sleep(drill.outage());
-                victim.start(Duration.ofMinutes(3));
-            }
-            case REDIS_SPLIT -> {
-                ServiceProcess cut = services.inventories().get(1);
-                at = Instant.now();
-                redisProxy().cut();
-                what = cut.name() + " cut off from Redis (the TCP proxy between them closed) for "
-                        + drill.outage().toSeconds() + " s, " + services.inventories().get(0).name()
-                        + " still reaching it";
-                ServiceProcess.sleep(drill.outage());
-                redisProxy().restore();
-            }
-            case REDIS_FREEZE -> {
-                at = Instant.now();
-                List<Long> pids = current.pause(Component.REDIS);
-                what = "Redis (PID " + pids + ") frozen for " + drill.outage().toSeconds() + " s";
-                ServiceProcess.sleep(drill.outage());
-                current.resume(Component.REDIS);
-            }
-            case MARIADB_PAUSE -> {
-                at = Instant.now();
-                List<Long> pids = current.pause(Component.MARIADB);
-                what = "MariaDB (PID " + pids + ") paused for " + drill.outage().toSeconds() + " s";
-                ServiceProcess.sleep(drill.outage());
-                current.resume(Component.MARIADB);
-            }
-            case REDIS_AOF_TAIL -> {
-                // the AOF's size over the last second and a half, to know where the last second of writes begins
-                Path aof = current.redisAppendFile();
-                TreeMap<Instant, Long> sizes = new TreeMap<>();
-                Instant sampleUntil = Instant.now().plus(Duration.ofMillis(1500));
-                while (Instant.now().isBefore(sampleUntil)) {
-                    sizes.put(Instant.now(), size(aof));
-                    ServiceProcess.sleep(Duration.ofMillis(20));
-                }
-                at = Instant.now();
-                List<Long> pids = current.kill(Component.REDIS);
-                long cutTo = sizes.floorEntry(at.minusSeconds(1)).getValue();
-                long lost = size(aof) - cutTo;
-                truncate(aof, cutTo);
-                what = "Redis (PID " + pids + ") killed and the last second of its AOF (" + lost + " bytes) cut off";
-                ServiceProcess.sleep(drill.outage());
-                current.up(EnumSet.of(Component.REDIS));
-            }
-            case REDIS_MASTER_KILL -> {
-                // the SKU's stock hash, inv:{<sku>}: its hash tag picks the slot
-                int[] masterAndReplica = current.redisClusterMasterAndReplicaOf("inv:{" + hotSku + "}");
-                if (masterAndReplica[1] < 0) {
-                    throw new IllegalStateException("the master of the hot SKU's slot (port " + masterAndReplica[0]
-                            + ") has no replica to take over");
-                }
-                at = Instant.now();
-                List<Long> pids = current.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
-                Instant until = at.plus(Duration.ofSeconds(60));
-                while (!"master".equals(current.redisClusterRole(masterAndReplica[1]))
-                        && Instant.now().isBefore(until)) {
-                    ServiceProcess.sleep(Duration.ofMillis(200));
-                }
-                if (!"master".equals(current.redisClusterRole(masterAndReplica[1]))) {
-                    // the dead node must not come back before it is replaced: it keeps no data, and would serve
-                    // its slots again, empty
-                    throw new IllegalStateException("the replica on port " + masterAndReplica[1] + " did not take"
-                            + " over within 60 s");
-                }
-                Duration promoted = Duration.between(at, Instant.now());
-                current.up(EnumSet.of(Component.REDIS_CLUSTER));
-                what = "Redis Cluster master of the hot SKU's slot (port " + masterAndReplica[0] + ", PID " + pids
-                        + ") killed; its replica (port " + masterAndReplica[1] + ") master " + promoted.toMillis()
-                        / 1000.0 + " s later, the dead node back as its replica";
-            }
-            case BROKER_KILL -> {
-                at = Instant.now();
-                List<Long> pids = current.kill(Component.ROCKETMQ, "broker");
-                // a second of sale without a broker: the instance's forwarder takes events it cannot send
-                ServiceProcess.sleep(Duration.ofSeconds(1));
-                ServiceProcess victim = services.inventories().get(0);
-                long pid = victim.pid();
-                victim.kill();
-                what = "RocketMQ broker (PID " + pids + ") killed, 1 s later " + victim.name() + " (PID " + pid
-                        + ") killed";
-                ServiceProcess.sleep(drill.outage());
-                current.up(EnumSet.of(Component.ROCKETMQ));
-                victim.start(Duration.ofMinutes(3));
-            }
-            default -> {
-                Component server = drill.server().orElseThrow();
-                at = Instant.now();
-                List<Long> pids = current.kill(server);
-                what = server.cliName() + " (PID " + pids + ") killed";
-                ServiceProcess.sleep(drill.outage());
-                current.up(EnumSet.of(server));
-            }
-        }
-        back.set(Duration.between(at, Instant.now()));
-        return what + "; healthy again " + back.get().toMillis() / 1000.0 + " s after the fault";
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void truncate(Path file, long size) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.truncate(size);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private TcpProxy redisProxy() {
         if (redisProxy == null) {
             redisProxy = TcpProxy.start(current.endpoints().redisHost(), current.endpoints().redisPort(), 0);
@@ -442,79 +280,17 @@ public final class DrillRunner implements AutoCloseable {
         return redisProxy;
     }
 
-    // ---- reading back -------------------------------------------------------------------------------------
-
-    record OrderRow(String status, String xid, Map<String, Integer> units) {
-    }
-
-    /** Every order with a line for one of the SKUs, from order-demo's database: status, XID, units per SKU. */
-    private Map<String, OrderRow> orders(Set<String> skuIds) {
-        Map<String, OrderRow> orders = new HashMap<>();
-        forEachRow("orders", "SELECT o.order_id, o.status, o.xid, l.sku_id, l.quantity"
-                + " FROM orders o JOIN order_line l ON l.order_id = o.order_id WHERE o.order_id IN"
-                + " (SELECT order_id FROM order_line WHERE sku_id IN (?))", skuIds, rs -> {
-                    OrderRow row = orders.get(rs.getString(1));
-                    if (row == null) {
-                        row = new OrderRow(rs.getString(2), rs.getString(3), new HashMap<>());
-                        orders.put(rs.getString(1), row);
-                    }
-                    row.units().merge(rs.getString(4), rs.getInt(5), Integer::sum);
-                });
-        return orders;
-    }
-
-    /** One line of a reservation in the inventory ledger; {@code backend}: the store that held it, REDIS or MYSQL. */
-    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state, String backend) {
-
-        LedgerRow(String xid, String orderId, String skuId, int quantity, String state) {
-            this(xid, orderId, skuId, quantity, state, "REDIS");
-        }
-    }
-
-    /** The inventory ledger's rows for these SKUs (the reservation key is the order id). */
-    private List<LedgerRow> ledger(Set<String> skuIds) {
-        List<LedgerRow> rows = new ArrayList<>();
-        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state, backend FROM stock_ledger"
-                + " WHERE sku_id IN (?)", skuIds, rs -> rows.add(new LedgerRow(rs.getString(1), rs.getString(2),
-                        rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6))));
-        return rows;
-    }
-
-    private interface RowReader {
-        void read(ResultSet row) throws SQLException;
-    }
-
-    /** Runs {@code sql} on one of the devstack's databases, its {@code IN (?)} widened to the SKUs, row by row. */
-    private void forEachRow(String database, String sql, Set<String> skuIds, RowReader reader) {
-        Endpoints e = current.endpoints();
-        String marks = String.join(",", skuIds.stream().map(s -> "?").toList());
-        try (Connection c = DriverManager.getConnection(e.jdbcUrl(database), e.dbUser(database), e.dbPassword());
-             PreparedStatement q = c.prepareStatement(sql.replace("IN (?)", "IN (" + marks + ")"))) {
-            int i = 1;
-            for (String sku : skuIds) {
-                q.setString(i++, sku);
-            }
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    reader.read(rs);
-                }
-            }
-        } catch (SQLException ex) {
-            throw new IllegalStateException("cannot read the " + database + " database: " + ex.getMessage(), ex);
-        }
-    }
-
     /**
      * Order lines and reservations that disagree: a CONFIRMED order whose line has no CONFIRMED ledger row of the
      * same XID and units, and a CONFIRMED ledger row whose order is not CONFIRMED under that XID.
      */
-    static List<String> unmatched(Map<String, OrderRow> orders, List<LedgerRow> ledger) {
-        Map<String, LedgerRow> byLine = new HashMap<>();
+    static List<String> unmatched(Map<String, StateReader.OrderRow> orders, List<StateReader.LedgerRow> ledger) {
+        Map<String, StateReader.LedgerRow> byLine = new HashMap<>();
         ledger.forEach(r -> byLine.put(r.xid() + "|" + r.orderId() + "|" + r.skuId(), r));
         List<String> unmatched = new ArrayList<>();
         orders.forEach((orderId, order) -> order.units().forEach((sku, units) -> {
             if (order.status().equals("CONFIRMED")) {
-                LedgerRow r = byLine.get(order.xid() + "|" + orderId + "|" + sku);
+                StateReader.LedgerRow r = byLine.get(order.xid() + "|" + orderId + "|" + sku);
                 if (r == null || !r.state().equals("CONFIRMED") || r.quantity() != units) {
                     unmatched.add("order " + orderId + " (xid " + order.xid() + ") CONFIRMED with " + units + " x "
                             + sku + ", reservation " + (r == null ? "absent from the ledger"
@@ -522,8 +298,8 @@ public final class DrillRunner implements AutoCloseable {
                 }
             }
         }));
-        for (LedgerRow r : ledger) {
-            OrderRow order = orders.get(r.orderId());
+        for (StateReader.LedgerRow r : ledger) {
+            StateReader.OrderRow order = orders.get(r.orderId());
             if (r.state().equals("CONFIRMED") && (order == null || !order.status().equals("CONFIRMED")
                     || !r.xid().equals(order.xid()))) {
                 unmatched.add("reservation " + r.orderId() + " (xid " + r.xid() + ") CONFIRMED for " + r.quantity()
@@ -535,61 +311,14 @@ public final class DrillRunner implements AutoCloseable {
     }
 
     /**
-     * What the system has not finished yet: empty once nothing is pending, reserved, on its way between the stores or
-     * held by the TC, and (unless {@code awaitEvents} is false) every stock event the ledger calls for is on the
-     * topic.
-     */
-    private String waitingFor(Set<String> skuIds, boolean awaitEvents) {
-        try {
-            Map<String, OrderRow> orders = orders(skuIds);
-            long pending = orders.values().stream().filter(o -> o.status().equals("PENDING")).count();
-            if (pending > 0) {
-                return pending + " PENDING order(s)";
-            }
-            for (String sku : skuIds) {
-                JsonNode stock = stock(sku);
-                long reserved = stock.path("redis").path("reserved").asLong()
-                        + stock.path("mysql").path("reserved").asLong();
-                if (reserved != 0) {
-                    return reserved + " unit(s) reserved of " + sku;
-                }
-                long incoming = stock.path("mysql").path("reserve").path("incoming").asLong();
-                if (incoming != 0) {
-                    return incoming + " unit(s) of " + sku + " on their way to its MySQL reserve";
-                }
-            }
-            // a handover cut short by the fault (its instance killed between MySQL's step and Redis's) holds its
-            // units in neither store's counts until a survivor completes it (inventory.handover.complete-after)
-            long[] moving = new long[2];
-            forEachRow("inventory", "SELECT COUNT(*), COALESCE(SUM(units), 0) FROM stock_handover"
-                    + " WHERE state = 'PENDING' AND sku_id IN (?)", skuIds, rs -> {
-                        moving[0] = rs.getLong(1);
-                        moving[1] = rs.getLong(2);
-                    });
-            if (moving[0] > 0) {
-                return moving[0] + " handover(s) of " + moving[1] + " unit(s) between Redis and the MySQL reserve";
-            }
-            Set<String> xids = new HashSet<>();
-            orders.values().forEach(o -> xids.add(o.xid()));
-            int sessions = tcSessions(xids);
-            if (sessions > 0) {
-                return sessions + " global session(s) at the TC";
-            }
-            int missing = awaitEvents ? events.missing(ledger(skuIds)).size() : 0;
-            return missing == 0 ? "" : missing + " stock event(s) not on the topic yet";
-        } catch (RuntimeException e) {
-            return "an answer (" + e.getMessage() + ")";
-        }
-    }
-
-    /**
      * @param bought per buyer of the SKU, the units of its CONFIRMED reservations in Redis and in the MySQL store
      */
-    private DrillReport.SkuOutcome outcome(String sku, Map<String, OrderRow> orders, List<long[]> bought) {
+    private static DrillReport.SkuOutcome outcome(StateReader state, String sku,
+                                                  Map<String, StateReader.OrderRow> orders, List<long[]> bought) {
         long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
-        JsonNode stock = stock(sku);
-        long limit = stock.path("mysql").path("perUserLimit").asLong(0);
+        InventoryApi.StockView stock = state.stock(sku);
+        long limit = stock.mysql() == null || stock.mysql().perUserLimit() == null ? 0 : stock.mysql().perUserLimit();
         int inAStore = 0;
         int across = 0;
         if (limit > 0) {
@@ -599,129 +328,6 @@ public final class DrillRunner implements AutoCloseable {
             }
         }
         return new DrillReport.SkuOutcome(sku, StockCounts.of(stock), inOrders, inAStore, across);
-    }
-
-    /** Per SKU and buyer, the units of CONFIRMED reservations {Redis's, the MySQL store's}, from the ledger. */
-    private Map<String, List<long[]>> boughtByBuyer(Set<String> skuIds) {
-        Map<String, List<long[]>> bought = new HashMap<>();
-        forEachRow("inventory", "SELECT sku_id, SUM(CASE WHEN backend = 'REDIS' THEN quantity ELSE 0 END),"
-                + " SUM(CASE WHEN backend = 'MYSQL' THEN quantity ELSE 0 END) FROM stock_ledger"
-                + " WHERE state = 'CONFIRMED' AND user_id IS NOT NULL AND sku_id IN (?) GROUP BY sku_id, user_id",
-                skuIds, rs -> bought.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-                        .add(new long[] {rs.getLong(2), rs.getLong(3)}));
-        return bought;
-    }
-
-    private long reserved(String sku) {
-        try {
-            return stock(sku).path("redis").path("reserved").asLong();
-        } catch (RuntimeException e) {
-            return 0;
-        }
-    }
-
-    /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
-    private JsonNode stock(String sku) {
-        Map<String, String> admin = Map.of("Authorization", "Bearer " + services.adminToken());
-        HttpResponse<String> r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        while (r.statusCode() == 503 && Instant.now().isBefore(until)) {
-            ServiceProcess.sleep(Duration.ofMillis(500));
-            r = get(services.inventory().url() + "/skus/" + sku + "/stock", admin);
-        }
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException("stock of " + sku + ": " + r.statusCode());
-        }
-        return parse(r.body());
-    }
-
-    /** Global sessions the TC still holds whose XID is one of these (read through its console API). */
-    private int tcSessions(Set<String> xids) {
-        String console = current.endpoints().seataConsoleUrl();
-        HttpResponse<String> login = post(console + "/api/v1/auth/login", "{\"username\":\""
-                + DevStackConfig.SEATA_CONSOLE_USER + "\",\"password\":\"" + DevStackConfig.SEATA_CONSOLE_PASSWORD
-                + "\"}", Map.of());
-        String token = parse(login.body()).path("data").asText("");
-        if (token.isEmpty()) {
-            throw new IllegalStateException("cannot log in to the Seata console: " + login.body());
-        }
-        int left = 0;
-        for (int page = 1; page <= 50; page++) {
-            JsonNode answer = parse(get(console + "/api/v1/console/globalSession/query?pageNum=" + page
-                    + "&pageSize=100&withBranch=false", Map.of("Authorization", token)).body());
-            if (!answer.path("success").asBoolean()) {
-                throw new IllegalStateException("the Seata console did not list sessions: " + answer);
-            }
-            JsonNode data = answer.path("data");
-            for (JsonNode session : data) {
-                if (xids.contains(session.path("xid").asText())) {
-                    left++;
-                }
-            }
-            if (data.size() < 100) {
-                break;
-            }
-        }
-        return left;
-    }
-
-    /** A reconciliation run now; its findings on these SKUs or on these global transactions. */
-    private List<String> findings(Set<String> skuIds, Set<String> xids) {
-        HttpResponse<String> r = post(services.inventory().url() + "/admin/reconciliation/runs", "",
-                Map.of("Authorization", "Bearer " + services.adminToken()));
-        if (r.statusCode() / 100 != 2) {
-            return List.of("reconciliation did not run: " + r.statusCode() + " " + r.body());
-        }
-        List<String> findings = new ArrayList<>();
-        for (JsonNode f : parse(r.body()).path("findings")) {
-            String sku = f.path("skuId").asText("");
-            if (skuIds.contains(sku) || xids.contains(f.path("facts").path("xid").asText())) {
-                findings.add(f.path("kind").asText() + " " + sku + " " + f.path("facts"));
-            }
-        }
-        return findings;
-    }
-
-    private void createSku(String sku, int units) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(services.inventory().url() + "/admin/skus/"
-                        + sku))
-                .header("Authorization", "Bearer " + services.adminToken())
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"stocked\":" + units + ",\"perUserLimit\":1000}")).build());
-        if (r.statusCode() / 100 != 2) {
-            throw new IllegalStateException("cannot create SKU " + sku + ": " + r.statusCode() + " " + r.body());
-        }
-    }
-
-    // ---- HTTP ---------------------------------------------------------------------------------------------
-
-    private int postQuietly(String url, String body, Map<String, String> headers) {
-        try {
-            return post(url, body, headers).statusCode();
-        } catch (RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private HttpResponse<String> post(String url, String body, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(90))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
-        return send(b.build());
-    }
-
-    private HttpResponse<String> get(String url, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET();
-        headers.forEach(b::header);
-        return send(b.build());
-    }
-
-    private HttpResponse<String> send(HttpRequest request) {
-        return FlashSale.send(http, request);
-    }
-
-    private static JsonNode parse(String body) {
-        return FlashSale.parse(body);
     }
 
     /** Puts the TC back in the store the stack is configured with. */

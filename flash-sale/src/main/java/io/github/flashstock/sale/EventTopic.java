@@ -68,11 +68,11 @@ final class EventTopic implements AutoCloseable {
      * Confirm and Cancel write the ledger row in their own transaction, with the stock they move, and send no stock
      * events (docs/design.md, "When Redis is down").
      */
-    List<String> missing(List<DrillRunner.LedgerRow> ledger) {
+    List<String> missing(List<StateReader.LedgerRow> ledger) {
         return missing(ledger, seen);
     }
 
-    static List<String> missing(List<DrillRunner.LedgerRow> ledger, Set<String> seen) {
+    static List<String> missing(List<StateReader.LedgerRow> ledger, Set<String> seen) {
         return ledger.stream().filter(r -> !"MYSQL".equals(r.backend()))
                 .flatMap(r -> (r.state().equals("TRIED") ? List.of("TRIED")
                         : List.of("TRIED", r.state())).stream()

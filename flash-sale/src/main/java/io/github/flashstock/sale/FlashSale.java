@@ -1,13 +1,10 @@
 package io.github.flashstock.sale;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import io.github.flashstock.clients.InventoryApi;
+import io.github.flashstock.clients.OrdersApi;
+import io.github.flashstock.clients.ServiceProblem;
+import io.github.flashstock.clients.ServiceUnreachable;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -35,19 +32,14 @@ import java.util.function.Supplier;
  */
 public final class FlashSale {
 
-    private static final String PROBLEM = "urn:flashstock:problem:";
+    /** How long the stock view may answer 503 (a store coming back, a SKU being rebuilt) before the report gives up. */
+    static final Duration STOCK_PATIENCE = Duration.ofSeconds(60);
 
-    private final List<String> orderUrls;
+    private final List<OrdersApi> orders;
     private final AtomicInteger nextOrderUrl = new AtomicInteger();
-    private final String inventoryUrl;
-    private final String adminToken;
+    private final InventoryApi inventory;
     private final BuyerTokens buyers;
     private final PrintStream progress;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(2))
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<MidSale> midSale = new ArrayList<>();
     private String setup = "";
@@ -72,9 +64,8 @@ public final class FlashSale {
         if (orderUrls.isEmpty()) {
             throw new IllegalArgumentException("a sale needs at least one order-demo instance");
         }
-        this.orderUrls = List.copyOf(orderUrls);
-        this.inventoryUrl = inventoryUrl;
-        this.adminToken = adminToken;
+        this.orders = orderUrls.stream().map(OrdersApi::new).toList();
+        this.inventory = new InventoryApi(inventoryUrl, adminToken);
         this.buyers = buyers;
         this.progress = progress;
     }
@@ -118,12 +109,14 @@ public final class FlashSale {
     /** One buyer's order as planned. */
     public record Purchase(String userId, Map<String, Integer> units) {
 
-        /** The {@code POST /orders} body: what is bought; who buys is the token's ({@link BuyerTokens#bearer}). */
+        /** What is bought; who buys is the token's ({@link BuyerTokens#bearer}). */
+        public OrdersApi.OrderRequest request() {
+            return OrdersApi.OrderRequest.of(units);
+        }
+
+        /** The {@code POST /orders} body. */
         public String body() {
-            StringBuilder items = new StringBuilder();
-            units.forEach((sku, n) -> items.append(items.isEmpty() ? "" : ",")
-                    .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(n).append('}'));
-            return "{\"items\":[" + items + "]}";
+            return request().json();
         }
     }
 
@@ -200,7 +193,7 @@ public final class FlashSale {
         // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
         ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
         StockSampler stock = charted
-                ? new StockSampler(inventoryUrl, adminToken, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
+                ? new StockSampler(inventory, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
                 : null;
         AtomicInteger done = new AtomicInteger();
         AtomicInteger confirmed = new AtomicInteger();
@@ -292,16 +285,7 @@ public final class FlashSale {
     }
 
     private void createSku(SalePlan.SkuOnSale sku) {
-        String body = "{\"stocked\":" + sku.units() + ",\"perUserLimit\":" + sku.perUserLimit() + ",\"segments\":"
-                + sku.segments() + "}";
-        HttpResponse<String> created = send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + sku.skuId()))
-                .header("Authorization", "Bearer " + adminToken)
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(body)).build());
-        if (created.statusCode() / 100 != 2) {
-            throw new IllegalStateException("cannot create SKU " + sku.skuId() + ": " + created.statusCode() + " "
-                    + created.body());
-        }
+        inventory.createSku(sku.skuId(), new InventoryApi.NewSku(sku.units(), sku.perUserLimit(), sku.segments()));
     }
 
     /**
@@ -311,11 +295,10 @@ public final class FlashSale {
      * stock or limits) is placed again with a new key, at most three placements in all.
      */
     private Answer place(Purchase purchase) {
-        String body = purchase.body();
         long t0 = System.nanoTime();
         Answer answer = null;
         for (int placement = 1; placement <= 3; placement++) {
-            answer = placeOnce(purchase, body, UUID.randomUUID().toString(), t0, placement);
+            answer = placeOnce(purchase, UUID.randomUUID().toString(), t0, placement);
             if (answer.status() == 202) {
                 answer = awaitOutcome(answer, t0);
             }
@@ -326,42 +309,33 @@ public final class FlashSale {
         return answer;
     }
 
-    private Answer placeOnce(Purchase purchase, String body, String key, long t0, int placement) {
-        HttpResponse<String> response = null;
-        int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orderUrls.size());
-        int attempts = orderUrls.size() + 1;
-        for (int attempt = 0; response == null; attempt++) {
-            String url = orderUrls.get((first + attempt) % orderUrls.size());
+    private Answer placeOnce(Purchase purchase, String key, long t0, int placement) {
+        int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orders.size());
+        int attempts = orders.size() + 1;
+        for (int attempt = 0; ; attempt++) {
+            OrdersApi instance = orders.get((first + attempt) % orders.size());
             try {
-                response = http.send(HttpRequest.newBuilder(URI.create(url + "/orders"))
-                        .timeout(Duration.ofSeconds(60))
-                        .header("Content-Type", "application/json")
-                        .header("Authorization", buyers.bearer(purchase.userId()))
-                        .header("Idempotency-Key", key)
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
+                OrdersApi.Placed placed = instance.place(buyers.bearer(purchase.userId()), purchase.request(), key,
+                        null);
+                return new Answer(purchase, placed.accepted() ? 202 : 201, placed.orderId(), "",
+                        System.nanoTime() - t0, placement);
+            } catch (ServiceProblem e) {
+                String orderId = e.problem().property("orderId");
+                return new Answer(purchase, e.status(), orderId.isEmpty() ? null : orderId, e.problem().name(),
+                        System.nanoTime() - t0, placement, e.retryAfter().isPresent(),
+                        e.status() == 409 ? "" : e.body().substring(0, Math.min(300, e.body().length())));
+            } catch (ServiceUnreachable e) {
                 // refused (the instance is not there) or cut off (it died with the order in hand): the next instance
                 // takes the same key, and answers with that order if the first one got as far as placing it
                 if (attempt + 1 >= attempts) {
-                    return new Answer(purchase, -1, null, "io:" + e.getClass().getSimpleName(),
+                    return new Answer(purchase, -1, null, "io:" + e.getCause().getClass().getSimpleName(),
                             System.nanoTime() - t0, placement);
                 }
-                if (!(e instanceof java.net.ConnectException)) {
+                if (!(e.getCause() instanceof java.net.ConnectException)) {
                     pause(Duration.ofMillis(200));
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
             }
         }
-        JsonNode answer = parse(response.body());
-        String type = answer.path("type").asText("");
-        int status = response.statusCode();
-        boolean usual = status == 201 || status == 202 || status == 409;
-        return new Answer(purchase, status, answer.path("orderId").asText(null),
-                type.startsWith(PROBLEM) ? type.substring(PROBLEM.length()) : type, System.nanoTime() - t0,
-                placement, response.headers().firstValue("Retry-After").isPresent(),
-                usual ? "" : response.body().substring(0, Math.min(300, response.body().length())));
     }
 
     /** Polls an accepted order until it is CONFIRMED (then: 201) or CANCELLED (then: 409 order-cancelled). */
@@ -370,12 +344,9 @@ public final class FlashSale {
         int instance = 0;
         while (System.nanoTime() < deadline) {
             pause(Duration.ofMillis(500));
-            String url = orderUrls.get(instance++ % orderUrls.size()) + "/orders/" + accepted.orderId();
             try {
-                HttpResponse<String> order = http.send(HttpRequest.newBuilder(URI.create(url))
-                        .header("Authorization", buyers.bearer(accepted.purchase().userId()))
-                        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                String status = parse(order.body()).path("status").asText("");
+                String status = orders.get(instance++ % orders.size())
+                        .order(buyers.bearer(accepted.purchase().userId()), accepted.orderId()).status();
                 if (status.equals("CONFIRMED")) {
                     return new Answer(accepted.purchase(), 201, accepted.orderId(), "", System.nanoTime() - t0,
                             accepted.placements());
@@ -384,11 +355,8 @@ public final class FlashSale {
                     return new Answer(accepted.purchase(), 409, accepted.orderId(), "order-cancelled",
                             System.nanoTime() - t0, accepted.placements());
                 }
-            } catch (IOException e) {
-                // that instance is away: the next poll asks another
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+            } catch (ServiceProblem | ServiceUnreachable e) {
+                // that instance is away or cannot tell yet: the next poll asks another
             }
         }
         return accepted;
@@ -422,7 +390,7 @@ public final class FlashSale {
         int mismatches = readBack ? checkOrderStates(answers, clients) : 0;
         List<SaleReport.SkuResult> skus = new ArrayList<>();
         for (SalePlan.SkuOnSale sku : plan.skus()) {
-            skus.add(new SaleReport.SkuResult(sku.skuId(), StockCounts.of(stock(sku.skuId())),
+            skus.add(new SaleReport.SkuResult(sku.skuId(), StockCounts.of(inventory.stock(sku.skuId(), STOCK_PATIENCE)),
                     confirmedUnits.getOrDefault(sku.skuId(), 0L)));
         }
         List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());
@@ -441,10 +409,12 @@ public final class FlashSale {
             }
             String expected = a.status() == 201 ? "CONFIRMED" : "CANCELLED";
             reads.add(clients.submit(() -> {
-                HttpResponse<String> order = send(HttpRequest.newBuilder(URI.create(orderUrls.get(0) + "/orders/" + a.orderId()))
-                        .header("Authorization", buyers.bearer(a.purchase().userId()))
-                        .GET().build());
-                String status = parse(order.body()).path("status").asText();
+                String status;
+                try {
+                    status = orders.get(0).order(buyers.bearer(a.purchase().userId()), a.orderId()).status();
+                } catch (ServiceProblem e) {
+                    status = Integer.toString(e.status());
+                }
                 if (!expected.equals(status)) {
                     mismatches.incrementAndGet();
                     progress.printf("order %s: answered %d, but its status is %s%n", a.orderId(), a.status(), status);
@@ -461,52 +431,11 @@ public final class FlashSale {
         return mismatches.get();
     }
 
-    /** The SKU's stock view; a 503 (a store coming back, a SKU being rebuilt) is asked again for up to 60 s. */
-    private JsonNode stock(String skuId) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + skuId + "/stock"))
-                .header("Authorization", "Bearer " + adminToken).GET().build();
-        HttpResponse<String> stock = send(request);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (stock.statusCode() == 503 && System.nanoTime() < deadline) {
-            ServiceProcess.sleep(Duration.ofMillis(500));
-            stock = send(request);
-        }
-        if (stock.statusCode() != 200) {
-            throw new IllegalStateException("cannot read the stock of " + skuId + ": " + stock.statusCode());
-        }
-        return parse(stock.body());
-    }
-
     static Duration percentile(List<Long> sortedNanos, double p) {
         if (sortedNanos.isEmpty()) {
             return Duration.ZERO;
         }
         int index = (int) Math.ceil(p * sortedNanos.size()) - 1;
         return Duration.ofNanos(sortedNanos.get(Math.max(0, Math.min(sortedNanos.size() - 1, index))));
-    }
-
-    private HttpResponse<String> send(HttpRequest request) {
-        return send(http, request);
-    }
-
-    /** Sends and returns the answer; a failure to get one is an exception naming the request. */
-    static HttpResponse<String> send(HttpClient http, HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A body as JSON; an empty object for no body or one that is not JSON. */
-    static JsonNode parse(String body) {
-        try {
-            return JSON.readTree(body == null || body.isEmpty() ? "{}" : body);
-        } catch (IOException e) {
-            return JSON.createObjectNode();
-        }
     }
 }

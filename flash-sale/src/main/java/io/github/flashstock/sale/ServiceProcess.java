@@ -1,10 +1,10 @@
 package io.github.flashstock.sale;
 
+import io.github.flashstock.clients.ServiceHttp;
 import io.github.flashstock.devstack.DevStackConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -30,7 +30,6 @@ public final class ServiceProcess {
     private final List<String> args;
     private final Map<String, String> env;
     private final Path log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Arguments after {@link #args} for the next launches (a drill's own settings). */
     private List<String> extraArgs = List.of();
     private Process process;
@@ -158,11 +157,12 @@ public final class ServiceProcess {
 
     boolean healthy() {
         try {
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url() + "/actuator/health"))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> health = ServiceHttp.client().send(HttpRequest.newBuilder(
+                    URI.create(url() + "/actuator/health")).timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
             // the top-level status, wherever the serializer puts it among the other fields
             return health.statusCode() == 200
-                    && FlashSale.parse(health.body()).path("status").asText().equals("UP");
+                    && ServiceHttp.tree(health.body()).path("status").asText().equals("UP");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

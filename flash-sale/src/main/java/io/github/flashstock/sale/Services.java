@@ -1,5 +1,6 @@
 package io.github.flashstock.sale;
 
+import io.github.flashstock.clients.InventoryApi;
 import io.github.flashstock.devstack.Endpoints;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -197,6 +198,11 @@ public final class Services implements AutoCloseable {
 
     public String adminToken() {
         return adminToken;
+    }
+
+    /** The first inventory instance's API, with the admin token. */
+    public InventoryApi inventoryApi() {
+        return new InventoryApi(inventory().url(), adminToken);
     }
 
     /** The tokens every order-demo instance of these services trusts, and no others. */

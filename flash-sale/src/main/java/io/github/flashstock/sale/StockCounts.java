@@ -1,6 +1,9 @@
 package io.github.flashstock.sale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flashstock.clients.InventoryApi;
+import io.github.flashstock.clients.ServiceHttp;
+import java.util.List;
 
 /**
  * One SKU's stock as {@code GET /skus/{skuId}/stock} shows it, in the words both stores share: Redis's counts, and
@@ -12,14 +15,19 @@ public record StockCounts(long stocked, long redisStocked, long redisAvailable, 
                           long sold, long mysqlReserved, long reserveAvailable, long reserveIncoming, long reserveSold) {
 
     /** The counts in a stock view; a store the view lacks counts as zeros. */
+    public static StockCounts of(InventoryApi.StockView stock) {
+        InventoryApi.RedisSide redis = stock.redis() != null ? stock.redis()
+                : new InventoryApi.RedisSide(0, 0, 0, 0, 0, 0, List.of());
+        InventoryApi.MysqlSide mysql = stock.mysql() != null ? stock.mysql()
+                : new InventoryApi.MysqlSide(0, 0, 0, 0, null, null, 0);
+        InventoryApi.Reserve reserve = mysql.reserve() != null ? mysql.reserve() : new InventoryApi.Reserve(0, 0, 0);
+        return new StockCounts(mysql.stocked(), redis.stocked(), redis.available(), redis.reserved(), redis.sold(),
+                mysql.sold(), mysql.reserved(), reserve.available(), reserve.incoming(), reserve.sold());
+    }
+
+    /** The counts in a stock view read as JSON. */
     public static StockCounts of(JsonNode stock) {
-        JsonNode redis = stock.path("redis");
-        JsonNode mysql = stock.path("mysql");
-        JsonNode reserve = mysql.path("reserve");
-        return new StockCounts(mysql.path("stocked").asLong(), redis.path("stocked").asLong(),
-                redis.path("available").asLong(), redis.path("reserved").asLong(), redis.path("sold").asLong(),
-                mysql.path("sold").asLong(), mysql.path("reserved").asLong(), reserve.path("available").asLong(),
-                reserve.path("incoming").asLong(), reserve.path("sold").asLong());
+        return of(ServiceHttp.json().convertValue(stock, InventoryApi.StockView.class));
     }
 
     /** Units held by open Tries, in either store. */

@@ -1,11 +1,6 @@
 package io.github.flashstock.sale;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.github.flashstock.clients.InventoryApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +16,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StockSampler implements AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Map<String, List<Double>> times = new LinkedHashMap<>();
     private final Map<String, List<Double>> units = new LinkedHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -30,34 +23,29 @@ public final class StockSampler implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final long start = System.nanoTime();
 
-    public StockSampler(String inventoryUrl, String adminToken, List<String> skus) {
+    /** @param inventory an instance's API with the admin token */
+    public StockSampler(InventoryApi inventory, List<String> skus) {
         skus.forEach(s -> {
             times.put(s, new ArrayList<>());
             units.put(s, new ArrayList<>());
         });
-        ticker.scheduleAtFixedRate(() -> skus.forEach(sku -> sample(inventoryUrl, adminToken, sku)), 0, 250,
-                TimeUnit.MILLISECONDS);
+        InventoryApi quick = inventory.withReadTimeout(Duration.ofSeconds(1));
+        ticker.scheduleAtFixedRate(() -> skus.forEach(sku -> sample(quick, sku)), 0, 250, TimeUnit.MILLISECONDS);
     }
 
-    private void sample(String inventoryUrl, String adminToken, String sku) {
+    private void sample(InventoryApi inventory, String sku) {
         try {
-            String body = http.send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/skus/" + sku + "/stock"))
-                    .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(1)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            long available = JSON.readTree(body).path("redis").path("available").asLong(-1);
-            if (available >= 0) {
+            InventoryApi.RedisSide redis = inventory.stock(sku).redis();
+            if (redis != null) {
                 synchronized (this) {
                     times.get(sku).add((System.nanoTime() - start) / 1e9);
-                    units.get(sku).add((double) available);
+                    units.get(sku).add((double) redis.available());
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // a missed sample leaves a gap in the line (an exception escaping here would end the sampling)
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

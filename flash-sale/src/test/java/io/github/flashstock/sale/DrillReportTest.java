@@ -112,9 +112,9 @@ class DrillReportTest {
 
     @Test
     void everyLedgerRowCallsForItsTriedEventAndItsEndingsEvent() {
-        List<DrillRunner.LedgerRow> ledger = List.of(new DrillRunner.LedgerRow("x1", "o-1", "s", 1, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x2", "o-2", "s", 2, "TRIED"),
-                new DrillRunner.LedgerRow("x3", "o-3", "s", 1, "CANCELLED"));
+        List<StateReader.LedgerRow> ledger = List.of(new StateReader.LedgerRow("x1", "o-1", "s", 1, "CONFIRMED"),
+                new StateReader.LedgerRow("x2", "o-2", "s", 2, "TRIED"),
+                new StateReader.LedgerRow("x3", "o-3", "s", 1, "CANCELLED"));
         java.util.Set<String> seen = java.util.Set.of(EventTopic.key("x1", "o-1", "s", "TRIED"),
                 EventTopic.key("x1", "o-1", "s", "CONFIRMED"), EventTopic.key("x2", "o-2", "s", "TRIED"),
                 EventTopic.key("x3", "o-3", "s", "TRIED"), EventTopic.key("x3", "o-3", "s", "CONFIRMED"));
@@ -125,33 +125,33 @@ class DrillReportTest {
 
     @Test
     void aConfirmedOrderMustHaveItsReservationConfirmedUnderTheSameXid() {
-        Map<String, DrillRunner.OrderRow> orders = Map.of(
-                "o-1", new DrillRunner.OrderRow("CONFIRMED", "x1", Map.of("a", 2, "b", 1)),
-                "o-2", new DrillRunner.OrderRow("CANCELLED", "x2", Map.of("a", 1)));
-        List<DrillRunner.LedgerRow> agreeing = List.of(
-                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"));
+        Map<String, StateReader.OrderRow> orders = Map.of(
+                "o-1", new StateReader.OrderRow("CONFIRMED", "x1", Map.of("a", 2, "b", 1)),
+                "o-2", new StateReader.OrderRow("CANCELLED", "x2", Map.of("a", 1)));
+        List<StateReader.LedgerRow> agreeing = List.of(
+                new StateReader.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new StateReader.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
+                new StateReader.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"));
         assertThat(DrillRunner.unmatched(orders, agreeing)).isEmpty();
 
         assertThat(DrillRunner.unmatched(orders, List.of(
-                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CANCELLED"),
-                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
+                new StateReader.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new StateReader.LedgerRow("x1", "o-1", "b", 1, "CANCELLED"),
+                new StateReader.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
                 .singleElement().asString().contains("o-1", "1 x b", "CANCELLED");
         assertThat(DrillRunner.unmatched(orders, List.of(
-                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
+                new StateReader.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new StateReader.LedgerRow("x2", "o-2", "a", 1, "CANCELLED"))))
                 .singleElement().asString().contains("absent from the ledger");
         assertThat(DrillRunner.unmatched(orders, List.of(
-                new DrillRunner.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x2", "o-2", "a", 1, "CONFIRMED"))))
+                new StateReader.LedgerRow("x1", "o-1", "a", 2, "CONFIRMED"),
+                new StateReader.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"),
+                new StateReader.LedgerRow("x2", "o-2", "a", 1, "CONFIRMED"))))
                 .as("units sold for an order that was cancelled")
                 .singleElement().asString().contains("reservation o-2", "order CANCELLED");
         assertThat(DrillRunner.unmatched(orders, List.of(
-                new DrillRunner.LedgerRow("x9", "o-1", "a", 2, "CONFIRMED"),
-                new DrillRunner.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"))))
+                new StateReader.LedgerRow("x9", "o-1", "a", 2, "CONFIRMED"),
+                new StateReader.LedgerRow("x1", "o-1", "b", 1, "CONFIRMED"))))
                 .as("the reservation of another global transaction does not count").hasSize(2);
     }
 
