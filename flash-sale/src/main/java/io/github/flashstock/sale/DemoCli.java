@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
  * simple discovery instead. {@code --instances N} runs N instances of each service; buyers spread over the
  * order-demo instances. {@code --redis-outage} freezes Redis (SIGSTOP) for 5 s (or the seconds given) once a third
- * of the buyers have been answered: the sale goes on from the SKUs' MySQL reserves, and the report says how many
+ * of the buyers have been answered: the sale goes on from the SKUs' allotments, and the report says how many
  * orders each store served. Ports: INVENTORY_PORT (8081; further instances + 2 each), ORDER_DEMO_PORT (8082; further
  * instances + 2 each), and the devstack's DEVSTACK_* settings.
  */
@@ -266,16 +266,16 @@ public final class DemoCli {
         String marks = String.join(",", skus.stream().map(s -> "?").toList());
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(endpoints.jdbcUrl("inventory"),
                 endpoints.dbUser("inventory"), endpoints.dbPassword());
-             java.sql.PreparedStatement q = c.prepareStatement("SELECT backend, COUNT(DISTINCT xid, reservation_key),"
+             java.sql.PreparedStatement q = c.prepareStatement("SELECT store, COUNT(DISTINCT xid, reservation_key),"
                      + " SUM(quantity) FROM stock_ledger WHERE state = 'CONFIRMED' AND sku_id IN (" + marks + ")"
-                     + " GROUP BY backend ORDER BY backend DESC")) {
+                     + " GROUP BY store ORDER BY store DESC")) {
             for (int i = 0; i < skus.size(); i++) {
                 q.setString(i + 1, skus.get(i));
             }
             StringBuilder line = new StringBuilder("confirmed orders by store:");
             try (java.sql.ResultSet rs = q.executeQuery()) {
                 while (rs.next()) {
-                    line.append(' ').append(rs.getString(1).equals("MYSQL") ? "the MySQL store (reserves)" : "Redis")
+                    line.append(' ').append(rs.getString(1).equals("MYSQL") ? "the MySQL store (allotments)" : "Redis")
                             .append(' ').append(rs.getLong(2)).append(" (").append(rs.getLong(3)).append(" units);");
                 }
             }

@@ -31,8 +31,8 @@ public enum Drill {
             + " kill -9; both back after 3 s", 2, 1, null),
     /**
      * One of two inventory-service instances loses Redis while the other keeps it (a TCP proxy between it and Redis,
-     * cut for 8 s, then restored): a split view. The cut instance sells from the SKUs' MySQL reserves, the other from
-     * Redis, and neither store sells a unit the other holds; where the reserve runs short, order-demo's retry goes
+     * cut for 8 s, then restored): a split view. The cut instance sells from the SKUs' allotments, the other from
+     * Redis, and neither store sells a unit the other holds; where the allotment runs short, order-demo's retry goes
      * to the other instance.
      */
     REDIS_SPLIT("redis-split", "one of two inventory-service instances cut off from Redis (a TCP proxy between them"
@@ -56,7 +56,7 @@ public enum Drill {
      */
     REDIS_MASTER_KILL("redis-master-kill", "Redis Cluster: the hot SKU's master kill -9, its replica promoted, the"
             + " node back as its replica", 1, 1, null),
-    /** Redis freezes for 5 s (SIGSTOP), then goes on: the sale goes on from the SKUs' MySQL reserves meanwhile. */
+    /** Redis freezes for 5 s (SIGSTOP), then goes on: the sale goes on from the SKUs' allotments meanwhile. */
     REDIS_FREEZE("redis-freeze", "Redis frozen (SIGSTOP) for 5 s", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),

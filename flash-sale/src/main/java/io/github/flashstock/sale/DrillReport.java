@@ -65,7 +65,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
 
         public long oversold() {
             return Math.max(0, Math.max(unitsInConfirmedOrders, Math.max(stock.sold(),
-                    stock.redisSold() + stock.reserveSold())) - stock.stocked());
+                    stock.redisSold() + stock.allotmentSold())) - stock.stocked());
         }
 
         /**
@@ -74,9 +74,9 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
          */
         public long lost() {
             return stock.unaccounted() + Math.max(0, stock.sold() - unitsInConfirmedOrders)
-                    + (stock.agree() ? 0 : Math.abs(stock.redisSold() + stock.reserveSold() - stock.sold())
-                    + Math.abs(stock.redisStocked() - (stock.stocked() - stock.reserveAvailable()
-                    - stock.reserveIncoming() - stock.mysqlReserved() - stock.reserveSold())));
+                    + (stock.agree() ? 0 : Math.abs(stock.redisSold() + stock.allotmentSold() - stock.sold())
+                    + Math.abs(stock.redisStocked() - (stock.stocked() - stock.allotmentAvailable()
+                    - stock.allotmentIncoming() - stock.mysqlReserved() - stock.allotmentSold())));
         }
 
         /** Units still held by open Tries, in either store: 0 once the drill has settled. */
@@ -86,7 +86,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
 
         /** Redis with the MySQL store, MySQL and the orders table count the same units sold. */
         public boolean agree() {
-            return stock.redisSold() + stock.reserveSold() == stock.sold() && stock.sold() == unitsInConfirmedOrders;
+            return stock.redisSold() + stock.allotmentSold() == stock.sold() && stock.sold() == unitsInConfirmedOrders;
         }
     }
 
@@ -143,7 +143,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 "orders", "reserved", "oversold");
         for (SkuOutcome s : skus) {
             StockCounts c = s.stock();
-            out.printf("%-26s %8d %8d %8d %8d %8d %10d %9d%n", s.skuId(), c.stocked(), c.redisSold(), c.reserveSold(),
+            out.printf("%-26s %8d %8d %8d %8d %8d %10d %9d%n", s.skuId(), c.stocked(), c.redisSold(), c.allotmentSold(),
                     c.sold(), s.unitsInConfirmedOrders(), s.reserved(), s.oversold());
         }
         out.printf("oversold %d, lost %d, reserved %d, orders pending %d, TC sessions left %d%n", oversold(), lost(),

@@ -73,7 +73,7 @@ final class EventTopic implements AutoCloseable {
     }
 
     static List<String> missing(List<StateReader.LedgerRow> ledger, Set<String> seen) {
-        return ledger.stream().filter(r -> !"MYSQL".equals(r.backend()))
+        return ledger.stream().filter(r -> !"MYSQL".equals(r.store()))
                 .flatMap(r -> (r.state().equals("TRIED") ? List.of("TRIED")
                         : List.of("TRIED", r.state())).stream()
                 .filter(phase -> !seen.contains(key(r.xid(), r.orderId(), r.skuId(), phase)))

@@ -189,8 +189,8 @@ public final class NacosAdmin {
 
     /**
      * {@code inventory-service.yaml} with one SKU's segment count set in {@code inventory.segments.skus}, the map
-     * indented by four. The file has a second empty {@code skus} map, the reserves' ({@code inventory.mysql-store.allotment},
-     * indented by six), which a plain replace of {@code "skus: {}"} would fill too: the SKU's reserve would become as
+     * indented by four. The file has a second empty {@code skus} map, the allotments' ({@code inventory.mysql-store.allotment},
+     * indented by six), which a plain replace of {@code "skus: {}"} would fill too: the SKU's allotment would become as
      * many units as it gets segments.
      */
     public static String withSegmentCount(String dataId, String skuId, int segments) {

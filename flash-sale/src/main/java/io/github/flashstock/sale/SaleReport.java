@@ -27,7 +27,7 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
         }
 
         public long oversold() {
-            return Math.max(0, Math.max(stock.sold(), stock.redisSold() + stock.reserveSold()) - stock.stocked());
+            return Math.max(0, Math.max(stock.sold(), stock.redisSold() + stock.allotmentSold()) - stock.stocked());
         }
 
         /** Both stores tell the same story, every unit is somewhere once, and nothing is left reserved. */
@@ -88,7 +88,7 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
         for (SkuResult s : skus) {
             StockCounts c = s.stock();
             out.printf("%-22s %8d %8d %8d %12d %8d %10d %9d%n", s.skuId(), c.stocked(), c.sold(),
-                    c.redisAvailable() + c.reserveAvailable(), c.reserveSold(), c.reserved(),
+                    c.redisAvailable() + c.allotmentAvailable(), c.allotmentSold(), c.reserved(),
                     s.unitsInConfirmedOrders(), s.oversold());
         }
         out.println();

@@ -62,8 +62,8 @@ final class StateReader {
         return orders;
     }
 
-    /** One line of a reservation in the inventory ledger; {@code backend}: the store that held it, REDIS or MYSQL. */
-    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state, String backend) {
+    /** One line of a reservation in the inventory ledger; {@code store}: the store that held it, REDIS or MYSQL. */
+    record LedgerRow(String xid, String orderId, String skuId, int quantity, String state, String store) {
 
         LedgerRow(String xid, String orderId, String skuId, int quantity, String state) {
             this(xid, orderId, skuId, quantity, state, "REDIS");
@@ -73,7 +73,7 @@ final class StateReader {
     /** The inventory ledger's rows for these SKUs (the reservation key is the order id). */
     List<LedgerRow> ledger(Set<String> skuIds) {
         List<LedgerRow> rows = new ArrayList<>();
-        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state, backend FROM stock_ledger"
+        forEachRow("inventory", "SELECT xid, reservation_key, sku_id, quantity, state, store FROM stock_ledger"
                 + " WHERE sku_id IN (?)", skuIds, rs -> rows.add(new LedgerRow(rs.getString(1), rs.getString(2),
                         rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6))));
         return rows;
@@ -121,9 +121,9 @@ final class StateReader {
                 if (reserved != 0) {
                     return reserved + " unit(s) reserved of " + sku;
                 }
-                long incoming = stock.reserveIncoming();
+                long incoming = stock.allotmentIncoming();
                 if (incoming != 0) {
-                    return incoming + " unit(s) of " + sku + " on their way to its MySQL reserve";
+                    return incoming + " unit(s) of " + sku + " on their way to its allotment";
                 }
             }
             // a handover cut short by the fault (its instance killed between MySQL's step and Redis's) holds its
@@ -135,7 +135,7 @@ final class StateReader {
                         moving[1] = rs.getLong(2);
                     });
             if (moving[0] > 0) {
-                return moving[0] + " handover(s) of " + moving[1] + " unit(s) between Redis and the MySQL reserve";
+                return moving[0] + " handover(s) of " + moving[1] + " unit(s) between Redis and the MySQL store's allotment";
             }
             Set<String> xids = new HashSet<>();
             orders.values().forEach(o -> xids.add(o.xid()));
@@ -153,8 +153,8 @@ final class StateReader {
     /** Per SKU and buyer, the units of CONFIRMED reservations {Redis's, the MySQL store's}, from the ledger. */
     Map<String, List<long[]>> boughtByBuyer(Set<String> skuIds) {
         Map<String, List<long[]>> bought = new HashMap<>();
-        forEachRow("inventory", "SELECT sku_id, SUM(CASE WHEN backend = 'REDIS' THEN quantity ELSE 0 END),"
-                + " SUM(CASE WHEN backend = 'MYSQL' THEN quantity ELSE 0 END) FROM stock_ledger"
+        forEachRow("inventory", "SELECT sku_id, SUM(CASE WHEN store = 'REDIS' THEN quantity ELSE 0 END),"
+                + " SUM(CASE WHEN store = 'MYSQL' THEN quantity ELSE 0 END) FROM stock_ledger"
                 + " WHERE state = 'CONFIRMED' AND user_id IS NOT NULL AND sku_id IN (?) GROUP BY sku_id, user_id",
                 skuIds, rs -> bought.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
                         .add(new long[] {rs.getLong(2), rs.getLong(3)}));

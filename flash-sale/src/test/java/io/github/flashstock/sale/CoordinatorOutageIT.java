@@ -59,9 +59,9 @@ class CoordinatorOutageIT {
             assertThat(stock.path("redis").path("reserved").asInt()).isZero();
             assertThat(stock.path("redis").path("sold").asInt()).isEqualTo(expectedSold);
             assertThat(stock.path("mysql").path("sold").asInt()).isEqualTo(expectedSold);
-            // the units left are Redis's and the MySQL reserve's
+            // the units left are Redis's and the MySQL store's allotment's
             assertThat(stock.path("redis").path("available").asInt()
-                    + stock.path("mysql").path("reserve").path("available").asInt()).isEqualTo(10 - expectedSold);
+                    + stock.path("mysql").path("allotment").path("available").asInt()).isEqualTo(10 - expectedSold);
         });
     }
 }

@@ -38,10 +38,10 @@ class DrillReportTest {
      * sales; MySQL's sold; the units of the SKU's CONFIRMED orders.
      */
     private static DrillReport.SkuOutcome outcome(long redisStocked, long redisAvailable, long redisReserved,
-                                                  long redisSold, long reserveAvailable, long mysqlReserved,
-                                                  long reserveSold, long sold, long inOrders) {
+                                                  long redisSold, long allotmentAvailable, long mysqlReserved,
+                                                  long allotmentSold, long sold, long inOrders) {
         return new DrillReport.SkuOutcome("s", new StockCounts(10, redisStocked, redisAvailable, redisReserved,
-                redisSold, sold, mysqlReserved, reserveAvailable, 0, reserveSold), inOrders);
+                redisSold, sold, mysqlReserved, allotmentAvailable, 0, allotmentSold), inOrders);
     }
 
     @Test
@@ -61,7 +61,7 @@ class DrillReportTest {
         assertThat(outcome(8, 0, 0, 8, 0, 0, 3, 11, 11).oversold()).isEqualTo(1);
         // two units neither available nor sold
         assertThat(outcome(10, 2, 0, 6, 0, 0, 0, 6, 6).lost()).isEqualTo(2);
-        // a unit in the reserve that Redis was given too
+        // a unit in the allotment that Redis was given too
         assertThat(outcome(10, 3, 0, 6, 1, 0, 0, 6, 6).lost()).isPositive();
         // sold in Redis, in no confirmed order
         assertThat(outcome(10, 4, 0, 6, 0, 0, 0, 6, 5).lost()).isEqualTo(1);

@@ -74,7 +74,7 @@ class DrillsIT {
     // inventory instances on the Redis Cluster and back (a minute and a half more), and inventory-service's
     // ClusterReservationIT runs the same crash; redis-kill is redis-aof-tail without the cut of the AOF, and
     // RedisOutageIT kills Redis in the middle of a sale too; redis-freeze is RedisOutageIT's SIGSTOP, which checks
-    // more (every order's ledger rows, the limits, the reserves afterwards)
+    // more (every order's ledger rows, the limits, the allotments afterwards)
     @EnumSource(value = Drill.class, mode = EnumSource.Mode.EXCLUDE,
             names = {"REDIS_MASTER_KILL", "REDIS_KILL", "REDIS_FREEZE"})
     void aFaultMidSaleLeavesEveryUnitAndEveryAnswerRight(Drill drill) {

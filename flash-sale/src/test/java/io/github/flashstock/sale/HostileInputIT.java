@@ -543,7 +543,7 @@ class HostileInputIT {
         // MySQL: the target SKU's row and ledger, how many SKUs exist, repairs, orders (other SKUs' ledgers may still
         // be filling from earlier tests' events, so they are left out)
         state.put("inventory", rows(stack, "inventory", "SELECT (SELECT COUNT(*) FROM sku_stock),"
-                + " (SELECT CONCAT_WS('/', stocked, sold, reserved, reserve_available, reserve_incoming, reserve_sold,"
+                + " (SELECT CONCAT_WS('/', stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
                 + " version) FROM sku_stock WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = '" + SKU + "'),"
                 + " (SELECT COUNT(*) FROM stock_handover WHERE sku_id = '" + SKU + "'),"

@@ -39,9 +39,9 @@ class InventoryRestartIT {
             assertThat(stock.path("redis").path("reserved").asInt()).isZero();
         });
         JsonNode stock = http.stock(sku);
-        // the units left are Redis's and the MySQL reserve's
+        // the units left are Redis's and the MySQL store's allotment's
         assertThat(stock.path("redis").path("available").asInt()
-                + stock.path("mysql").path("reserve").path("available").asInt()).isEqualTo(7);
+                + stock.path("mysql").path("allotment").path("available").asInt()).isEqualTo(7);
         assertThat(stock.path("mysql").path("available").asInt()).isEqualTo(7);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
                 http.readOrder("henry", placed.body().path("orderId").asText()).body().path("status").asText())

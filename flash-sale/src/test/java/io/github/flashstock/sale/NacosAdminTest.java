@@ -22,7 +22,7 @@ class NacosAdminTest {
         String changed = NacosAdmin.withSegmentCount(shipped, "hot-1", 4);
 
         assertThat(changed).contains("  segments:\n").contains("\n    skus: {hot-1: 4}\n");
-        // the reserves' per-SKU map (indented by six, under fallback.reserve) is still empty
+        // the allotments' per-SKU map (indented by six, under mysql-store.allotment) is still empty
         assertThat(changed).contains("\n      skus: {}\n");
         assertThat(changed.split("hot-1", -1)).hasSize(2);
         assertThat(changed.length() - shipped.length()).isEqualTo("hot-1: 4".length());

@@ -243,13 +243,13 @@ class NacosModeIT {
 
     /**
      * Once the coordinator has finished every branch: Redis and MySQL agree (MySQL's sold is Redis's and the MySQL
-     * store's, which sells the reserve once Redis has sold out), nothing reserved, nothing oversold.
+     * store's, which sells the allotment once Redis has sold out), nothing reserved, nothing oversold.
      */
     private static void awaitStoresAgree(String sku, int stocked) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             StockCounts stock = StockCounts.of(http.stock(sku));
             assertThat(stock.reserved()).isZero();
-            assertThat(stock.sold()).isEqualTo(stock.redisSold() + stock.reserveSold());
+            assertThat(stock.sold()).isEqualTo(stock.redisSold() + stock.allotmentSold());
             assertThat(stock.agree()).as("%s", stock).isTrue();
             assertThat(stock.unaccounted()).as("%s", stock).isZero();
             assertThat(stock.sold()).isLessThanOrEqualTo(stocked);

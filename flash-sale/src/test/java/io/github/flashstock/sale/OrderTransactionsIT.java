@@ -181,9 +181,9 @@ class OrderTransactionsIT {
         assertThat(stock.path("mysql").path("sold").asInt()).as("sold in MySQL").isEqualTo(sold);
         assertThat(stock.path("redis").path("reserved").asInt()).as("reserved in Redis").isZero();
         assertThat(stock.path("mysql").path("reserved").asInt()).as("reserved in MySQL").isZero();
-        // the units left are Redis's and the MySQL reserve's (nacos-config's default reserve: 10 % of a SKU)
-        assertThat(stock.path("redis").path("available").asInt() + stock.path("mysql").path("reserve")
-                .path("available").asInt()).as("available in Redis and the MySQL reserve").isEqualTo(available);
+        // the units left are Redis's and the MySQL store's allotment (nacos-config's default allotment: 10 % of a SKU)
+        assertThat(stock.path("redis").path("available").asInt() + stock.path("mysql").path("allotment")
+                .path("available").asInt()).as("available in Redis and the MySQL store's allotment").isEqualTo(available);
         assertThat(stock.path("mysql").path("available").asInt()).as("available in MySQL").isEqualTo(available);
     }
 }

@@ -23,7 +23,7 @@ class SoldOutOrdersIT {
 
     @Test
     void ordersOfASoldOutSkuAreRefusedWithoutAGlobalTransactionUntilUnitsComeBack() throws Exception {
-        // under 10 units, so the SKU's MySQL reserve (10 % by default) holds none: Redis alone can tell
+        // under 10 units, so the SKU's allotment (10 % by default) holds none: Redis alone can tell
         String sku = "so-" + UUID.randomUUID().toString().substring(0, 12);
         assertThat(http.createSku(sku, 2, 5).status()).isEqualTo(201);
         assertThat(http.placeOrder(order("u-1", sku, 2)).status()).isEqualTo(201);

@@ -90,12 +90,12 @@ public final class InventoryApi {
     public record Segment(int index, long available, long reserved) {
     }
 
-    /** MySQL's record; {@code reserve}: the units only the MySQL store sells, those on their way there, its sales. */
-    public record MysqlSide(long stocked, long available, long reserved, long sold, Reserve reserve,
+    /** MySQL's record; {@code allotment}: the units only the MySQL store sells, those on their way there, its sales. */
+    public record MysqlSide(long stocked, long available, long reserved, long sold, Allotment allotment,
                             Integer perUserLimit, long version) {
     }
 
-    public record Reserve(long available, long incoming, long sold) {
+    public record Allotment(long available, long incoming, long sold) {
     }
 
     /** The units a Try could take now; null when only a Try can tell. */
@@ -111,16 +111,16 @@ public final class InventoryApi {
     }
 
     /** The reservation as made, its lines merged per SKU. */
-    public record Reserved(String reservationId, String userId, String xid, @JsonAlias("items") List<Line> lines,
+    public record Reserved(String reservationId, String userId, String xid, List<Line> lines,
                            String status) {
 
         /** The Try took the units ({@code TRIED}; {@code RESERVED} as services before the rename said). */
         public boolean tried() {
-            return "TRIED".equals(status) || "RESERVED".equals(status);
+            return "TRIED".equals(status);
         }
     }
 
-    /** One move between Redis and a SKU's MySQL reserve; {@code moved} is null while it is PENDING. */
+    /** One move between Redis and a SKU's allotment; {@code moved} is null while it is PENDING. */
     public record Handover(String operationId, String skuId, String direction, long units, Long moved, String state,
                            String reason, Instant createdAt, Instant updatedAt) {
     }

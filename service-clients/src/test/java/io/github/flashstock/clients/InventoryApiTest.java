@@ -65,7 +65,7 @@ class InventoryApiTest {
         service.answer(200, "{\"skuId\":\"s\",\"redis\":{\"stocked\":8,\"available\":5,\"reserved\":1,\"sold\":2,"
                 + "\"perUserLimit\":2,\"segments\":2,\"segmentDetails\":[{\"index\":0,\"available\":3,\"reserved\":1},"
                 + "{\"index\":1,\"available\":2,\"reserved\":0}],\"somethingNew\":true},\"mysql\":{\"stocked\":10,"
-                + "\"available\":7,\"reserved\":0,\"sold\":3,\"reserve\":{\"available\":2,\"incoming\":0,\"sold\":1},"
+                + "\"available\":7,\"reserved\":0,\"sold\":3,\"allotment\":{\"available\":2,\"incoming\":0,\"sold\":1},"
                 + "\"perUserLimit\":2,\"version\":7}}");
 
         InventoryApi.StockView stock = api.stock("s");
@@ -73,7 +73,7 @@ class InventoryApiTest {
         assertThat(stock.redis().available()).isEqualTo(5);
         assertThat(stock.redis().segmentDetails()).containsExactly(new InventoryApi.Segment(0, 3, 1),
                 new InventoryApi.Segment(1, 2, 0));
-        assertThat(stock.mysql().reserve()).isEqualTo(new InventoryApi.Reserve(2, 0, 1));
+        assertThat(stock.mysql().allotment()).isEqualTo(new InventoryApi.Allotment(2, 0, 1));
         assertThat(stock.mysql().version()).isEqualTo(7);
         assertThat(service.last().header("Authorization")).isEqualTo("Bearer admin-token-for-tests");
     }
@@ -81,16 +81,16 @@ class InventoryApiTest {
     @Test
     void aStockViewAnswered503IsAskedAgainWithinThePatienceGiven() {
         Map<String, String> retry = Map.of("Retry-After", "1");
-        service.answer(503, "{\"type\":\"urn:flashstock:problem:inventory-recovering\",\"status\":503}", retry)
+        service.answer(503, "{\"type\":\"urn:flashstock:problem:sku-rebuilding\",\"status\":503}", retry)
                 .answer(200, "{\"skuId\":\"s\",\"redis\":null,\"mysql\":null}");
 
         assertThat(api.stock("s", Duration.ofSeconds(10)).redis()).isNull();
         assertThat(service.requests()).hasSize(2);
 
-        service.answer(503, "{\"type\":\"urn:flashstock:problem:inventory-recovering\",\"status\":503}", retry);
+        service.answer(503, "{\"type\":\"urn:flashstock:problem:sku-rebuilding\",\"status\":503}", retry);
         assertThatThrownBy(() -> api.stock("s", Duration.ZERO))
                 .isInstanceOfSatisfying(ServiceProblem.class, e -> {
-                    assertThat(e.problem().name()).isEqualTo("inventory-recovering");
+                    assertThat(e.problem().name()).isEqualTo("sku-rebuilding");
                     assertThat(e.retryAfter()).contains("1");
                 });
     }
