@@ -114,7 +114,7 @@ public final class InventoryApi {
     public record Reserved(String reservationId, String userId, String xid, List<Line> lines,
                            String status) {
 
-        /** The Try took the units ({@code TRIED}; {@code RESERVED} as services before the rename said). */
+        /** The Try holds the units (state {@code TRIED}). */
         public boolean tried() {
             return "TRIED".equals(status);
         }

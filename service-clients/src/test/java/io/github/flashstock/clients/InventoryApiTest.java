@@ -119,9 +119,9 @@ class InventoryApiTest {
     }
 
     @Test
-    void aTryAnswerInTheWordsBeforeTheRenameReadsTheSame() {
+    void aClientThatNamesNoCallerSendsTheTryUnsigned() {
         service.answer(201, "{\"reservationId\":\"o-1\",\"userId\":\"u-1\",\"xid\":\"x:1:2\","
-                + "\"items\":[{\"skuId\":\"s\",\"quantity\":1}],\"status\":\"RESERVED\"}");
+                + "\"lines\":[{\"skuId\":\"s\",\"quantity\":1}],\"status\":\"TRIED\"}");
 
         InventoryApi.Reserved reserved = api.reserve("x:1:2", new InventoryApi.Reservation("o-1", "u-1",
                 List.of(new InventoryApi.Line("s", 1))));
