@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,8 +75,7 @@ class ClusterReservationIT extends InventoryITSupport {
         List<String> skus = skusInTwoSlots(10, 1);
         String plenty = skus.get(0);
         String scarce = skus.get(1);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
 
         ResponseEntity<JsonNode> refused = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                 List.of(new InventoryClient.Item(plenty, 2), new InventoryClient.Item(scarce, 2)));
@@ -104,8 +103,7 @@ class ClusterReservationIT extends InventoryITSupport {
     @Test
     void aTrySpanningSlotsCommitsEveryGroup() throws Exception {
         List<String> skus = skusInTwoSlots(10, 10);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
 
         ResponseEntity<JsonNode> reserved = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                 List.of(new InventoryClient.Item(skus.get(0), 1), new InventoryClient.Item(skus.get(1), 3)));
@@ -255,14 +253,14 @@ class ClusterReservationIT extends InventoryITSupport {
             committed++;
         }
         int lagging;
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        GlobalTransaction tx;
         SharedStack.pause(Component.REDIS_CLUSTER, "node-" + masterAndReplica[1]);
         try {
             // and the master drops its link to the frozen replica, so that what it writes now cannot be waiting in
             // the replica's socket buffer either (a frozen process's kernel still takes in what is sent to it)
             long dropped = onNode(masterAndReplica[0], c -> c.clientKill(io.lettuce.core.KillArgs.Builder.typeSlave()));
             assertThat(dropped).isEqualTo(1);
-            tx.begin(120_000, "cluster-it");
+            tx = GlobalTransactions.begin("cluster-it", Duration.ofMinutes(2));
             lagging = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "carol",
                     List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value();
             RootContext.unbind();
@@ -355,8 +353,7 @@ class ClusterReservationIT extends InventoryITSupport {
 
     /** One order of {@code units}, committed or rolled back; the reservation's status. */
     private int order(String sku, int units, boolean commit) throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
         try {
             int status = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                     List.of(new InventoryClient.Item(sku, units))).getStatusCode().value();
@@ -372,8 +369,7 @@ class ClusterReservationIT extends InventoryITSupport {
     }
 
     private ResponseEntity<JsonNode> reserveAndRollBack(String sku, int units) throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
         try {
             return inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "bob",
                     List.of(new InventoryClient.Item(sku, units)));

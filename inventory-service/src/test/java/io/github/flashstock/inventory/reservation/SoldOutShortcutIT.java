@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,10 +56,7 @@ class SoldOutShortcutIT extends InventoryITSupport {
     }
 
     private static GlobalTransaction begin() throws Exception {
-        RootContext.unbind();
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "sold-out-it");
-        return tx;
+        return GlobalTransactions.begin("sold-out-it");
     }
 
     private long phases(String phase) {
