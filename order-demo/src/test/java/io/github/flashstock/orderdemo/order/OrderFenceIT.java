@@ -2,6 +2,7 @@ package io.github.flashstock.orderdemo.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
@@ -9,7 +10,6 @@ import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.orderdemo.GlobalTransactions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -174,28 +174,15 @@ class OrderFenceIT {
 
     /** The TC answers the TM once every branch has finished; the wait only covers a slow machine. */
     private void awaitStatus(String orderId, String expected) {
-        Instant until = Instant.now().plus(Duration.ofSeconds(20));
-        while (!expected.equals(status(orderId)) && Instant.now().isBefore(until)) {
-            pause();
-        }
-        assertThat(status(orderId)).isEqualTo(expected);
+        await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(status(orderId)).isEqualTo(expected));
     }
 
+    /** Waits for the branch's fence record to be written, then checks its state: it must be {@code expected}. */
     private void awaitFence(String xid, long branchId, int expected) {
         String sql = "SELECT status FROM tcc_fence_log WHERE xid = ? AND branch_id = ?";
-        Instant until = Instant.now().plus(Duration.ofSeconds(20));
-        while (jdbc.queryForList(sql, Integer.class, xid, branchId).isEmpty() && Instant.now().isBefore(until)) {
-            pause();
-        }
+        await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> !jdbc.queryForList(sql, Integer.class, xid, branchId).isEmpty());
         assertThat(jdbc.queryForList(sql, Integer.class, xid, branchId)).containsExactly(expected);
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
