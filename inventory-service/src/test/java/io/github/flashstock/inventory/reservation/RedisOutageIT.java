@@ -434,6 +434,7 @@ class RedisOutageIT extends InventoryITSupport {
     record Order(String xid, String user, long units, boolean withBasket) {
     }
 
+    /** How long the outage lasts while the sale goes on: a fault held for a set time, not a wait for anything. */
     private static void pause(Duration d) {
         try {
             Thread.sleep(d.toMillis());
