@@ -49,19 +49,6 @@ public abstract class InventoryITSupport {
     public static final String CALLER = "order-demo";
     public static final String CALLER_KEY = "inventory-it-signing-key-of-order-demo-0123456789";
 
-    /**
-     * Begins a global transaction on the devstack's TC for a test playing the order service (60 s timeout), bound to
-     * the calling thread (any transaction bound before is unbound first).
-     */
-    protected static org.apache.seata.tm.api.GlobalTransaction beginGlobal(String name)
-            throws org.apache.seata.core.exception.TransactionException {
-        org.apache.seata.core.context.RootContext.unbind();
-        org.apache.seata.tm.api.GlobalTransaction tx =
-                org.apache.seata.tm.api.GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, name);
-        return tx;
-    }
-
     /** A request header that asks the tests' client to send the request unsigned (removed before it is sent). */
     public static final String UNSIGNED = "X-Test-Unsigned";
 

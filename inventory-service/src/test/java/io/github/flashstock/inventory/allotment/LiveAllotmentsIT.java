@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.allotment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
@@ -20,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -84,9 +84,8 @@ class LiveAllotmentsIT extends InventoryITSupport {
             int buyer = b;
             buyers.add(pool.submit(() -> {
                 for (int order = 0; selling.get(); order++) {
-                    GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
                     try {
-                        tx.begin(60_000, "live-reserves-it");
+                        GlobalTransaction tx = GlobalTransactions.begin("live-reserves-it");
                         ResponseEntity<JsonNode> r = inventory.reserve(tx.getXid(), "o-" + buyer + "-" + order,
                                 "u-" + buyer + "-" + order, List.of(new InventoryClient.Item(sku, 1)));
                         if (r.getStatusCode().value() == 201 && order % 4 != 0) {

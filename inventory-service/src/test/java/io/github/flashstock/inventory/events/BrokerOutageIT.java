@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reservation.InventoryClient;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
@@ -48,8 +48,7 @@ class BrokerOutageIT extends InventoryITSupport {
             // 10 buyers, every other one pays at once; the rest keep their reservation open
             for (int i = 0; i < 10; i++) {
                 try {
-                    GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-                    tx.begin(120_000, "broker-outage-it");
+                    GlobalTransaction tx = GlobalTransactions.begin("broker-outage-it", Duration.ofMinutes(2));
                     HttpHeaders h = new HttpHeaders();
                     h.setContentType(MediaType.APPLICATION_JSON);
                     h.set("TX_XID", tx.getXid());
@@ -80,11 +79,9 @@ class BrokerOutageIT extends InventoryITSupport {
                         rs -> rs.next() ? rs.getString(1) : null, xid))));
         for (GlobalTransaction tx : openTx) {
             try {
-                tx.commit();
+                GlobalTransactions.commit(tx);
             } catch (Exception e) {
                 throw new AssertionError(e);
-            } finally {
-                RootContext.unbind();
             }
         }
 

@@ -1,17 +1,22 @@
 package io.github.flashstock.inventory.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.stock.RedisScripts;
 import io.github.flashstock.inventory.stock.ScriptITSupport;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,8 +97,12 @@ class StockEventStreamIT extends ScriptITSupport {
         alive.done(sku, rest.stream().map(StockEventStream.Entry::id).toList());
         assertThat(alive.next(sku, 100)).isEmpty();
 
-        Thread.sleep(150);
-        assertThat(alive.claimAbandoned(sku, Duration.ofMillis(100), 100)).isEqualTo(3);
+        // the dead one's entries can be claimed once it has been idle for the minimum asked (100 ms); a pass before
+        // that claims nothing: all three are claimed, in one pass or several, and not one more
+        AtomicInteger taken = new AtomicInteger();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> taken.addAndGet(alive.claimAbandoned(sku, Duration.ofMillis(100), 100)) >= 3);
+        assertThat(taken).hasValue(3);
         List<StockEventStream.Entry> claimed = alive.next(sku, 100);
         assertThat(claimed).extracting(e -> StockEventForwarder.events(e).get(0).reservationId())
                 .containsExactly("order-0", "order-1", "order-2");
@@ -102,11 +111,12 @@ class StockEventStreamIT extends ScriptITSupport {
         assertThat(length(sku)).isZero();
         assertThat(scripts.redis.opsForStream().pending(StockKeys.events(sku), StockEventStream.GROUP).getTotalPendingMessages())
                 .isZero();
-        // the dead consumer, holding nothing now, is removed on the next pass
-        Thread.sleep(150);
-        alive.claimAbandoned(sku, Duration.ofMillis(100), 100);
-        assertThat(scripts.redis.opsForStream().consumers(StockKeys.events(sku), StockEventStream.GROUP))
-                .extracting(c -> c.consumerName()).containsExactly("alive");
+        // the dead consumer, holding nothing now, is removed by a pass once it has been idle for the minimum
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            alive.claimAbandoned(sku, Duration.ofMillis(100), 100);
+            assertThat(scripts.redis.opsForStream().consumers(StockKeys.events(sku), StockEventStream.GROUP))
+                    .extracting(c -> c.consumerName()).containsExactly("alive");
+        });
     }
 
     @Test
@@ -131,34 +141,52 @@ class StockEventStreamIT extends ScriptITSupport {
         String xid = RedisScripts.xid();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch writing = new CountDownLatch(8);
+        List<Future<?>> forwarders = new ArrayList<>();
         try {
             for (int t = 0; t < 8; t++) {
                 int thread = t;
                 pool.submit(() -> {
-                    for (int i = 0; i < 50; i++) {
-                        scripts.tryScript.run(xid, "t" + thread + "-" + i, i, "u", RedisScripts.lines(sku, 1));
+                    try {
+                        for (int i = 0; i < 50; i++) {
+                            scripts.tryScript.run(xid, "t" + thread + "-" + i, i, "u", RedisScripts.lines(sku, 1));
+                        }
+                    } finally {
+                        writing.countDown();
                     }
                     return null;
                 });
             }
             for (int f = 0; f < 4; f++) {
                 StockEventStream forwarder = forwarder("f" + f);
-                pool.submit(() -> {
-                    long quiet = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-                    while (System.nanoTime() < quiet) {
-                        List<StockEventStream.Entry> batch = forwarder.next(sku, 7);
-                        batch.forEach(e -> StockEventForwarder.events(e).forEach(m -> seen.add(m.reservationId())));
-                        forwarder.done(sku, batch.stream().map(StockEventStream.Entry::id).toList());
-                    }
-                    return null;
-                });
+                // each forwards what it is given until, every Try written before it began reading, it is given
+                // nothing more: then no entry is left that a forwarder has not had
+                forwarders.add(pool.submit(() -> await().atMost(Duration.ofSeconds(30)).pollInSameThread()
+                        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(() -> {
+                            boolean allWritten = writing.getCount() == 0;
+                            forwardUntilGivenNothing(forwarder, sku, seen);
+                            return allWritten;
+                        })));
             }
         } finally {
             pool.shutdown();
             assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
+        for (Future<?> forwarder : forwarders) {
+            forwarder.get();
+        }
 
         assertThat(seen).hasSize(400).doesNotHaveDuplicates();
         assertThat(length(sku)).isZero();
+    }
+
+    /** Forwards batch after batch of the SKU's entries (noting each event's reservation) until a read gives none. */
+    private static void forwardUntilGivenNothing(StockEventStream forwarder, String sku, List<String> seen) {
+        List<StockEventStream.Entry> batch;
+        do {
+            batch = forwarder.next(sku, 7);
+            batch.forEach(e -> StockEventForwarder.events(e).forEach(m -> seen.add(m.reservationId())));
+            forwarder.done(sku, batch.stream().map(StockEventStream.Entry::id).toList());
+        } while (!batch.isEmpty());
     }
 }

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import java.util.UUID;
 import org.apache.rocketmq.spring.core.RocketMQTemplate;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -57,8 +57,7 @@ class StockEventsIT extends InventoryITSupport {
         admin.setBearerAuth(ADMIN_TOKEN);
         admin.setContentType(MediaType.APPLICATION_JSON);
         http.exchange("/admin/skus/" + sku, HttpMethod.PUT, new HttpEntity<>(Map.of("stocked", 10), admin), String.class);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "events-it");
+        GlobalTransaction tx = GlobalTransactions.begin("events-it");
         String xid = tx.getXid();
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);

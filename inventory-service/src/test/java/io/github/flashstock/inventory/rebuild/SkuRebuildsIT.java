@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reservation.InventoryClient;
 import io.github.flashstock.inventory.stock.StockKeys;
@@ -15,7 +16,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,9 +83,7 @@ class SkuRebuildsIT extends InventoryITSupport {
         assertThat(answer.getBody().path("skuId").asText()).isEqualTo(sku);
 
         // the coordinator commits the lost Try: its Confirm finds no record and MySQL counts the sale
-        RootContext.bind(lost.getXid());
-        lost.commit();
-        RootContext.unbind();
+        GlobalTransactions.commit(lost);
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 4);
 
         // once every transaction open at the loss has ended, the SKU is rebuilt from MySQL
@@ -131,12 +129,8 @@ class SkuRebuildsIT extends InventoryITSupport {
         Map<String, byte[]> afterTries = dump(sku, List.of(aliceFence, bobFence, StockKeys.buyer(sku, "alice"),
                 StockKeys.buyer(sku, "bob")));
 
-        RootContext.bind(confirmed.getXid());
-        confirmed.commit();
-        RootContext.unbind();
-        RootContext.bind(cancelled.getXid());
-        cancelled.rollback();
-        RootContext.unbind();
+        GlobalTransactions.commit(confirmed);
+        GlobalTransactions.rollback(cancelled);
         await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(confirmed.getXid()).equals("CONFIRMED")
                 && ledgerState(cancelled.getXid()).equals("CANCELLED"));
         restore(afterTries);
@@ -184,9 +178,7 @@ class SkuRebuildsIT extends InventoryITSupport {
     }
 
     private static GlobalTransaction begin() throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "inventory-it");
-        return tx;
+        return GlobalTransactions.begin("inventory-it");
     }
 
     private String ledgerState(String xid) {

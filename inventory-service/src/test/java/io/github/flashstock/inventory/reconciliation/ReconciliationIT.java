@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.inventory.AdjustableClock;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reservation.ConfirmScript;
 import io.github.flashstock.inventory.reservation.InventoryClient;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -108,8 +108,7 @@ class ReconciliationIT extends InventoryITSupport {
     void reportsExactlyTheInjectedDriftAndTheRepairsRestoreAgreement() throws Exception {
         // Given a healthy SKU with a real sale through the TC
         String healthy = sku(10);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "reconciliation-it");
+        GlobalTransaction tx = GlobalTransactions.begin("reconciliation-it");
         HttpHeaders h = new HttpHeaders();
         h.setContentType(MediaType.APPLICATION_JSON);
         h.set("TX_XID", tx.getXid());
@@ -202,8 +201,7 @@ class ReconciliationIT extends InventoryITSupport {
     @Test
     void refusesToReleaseAReservationWhoseTransactionTheTcStillHolds() throws Exception {
         String sku = sku(10);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "reconciliation-it");
+        GlobalTransaction tx = GlobalTransactions.begin("reconciliation-it");
         String xid = tx.getXid();
         try {
             HttpHeaders h = new HttpHeaders();
@@ -229,8 +227,7 @@ class ReconciliationIT extends InventoryITSupport {
     void reportsAGlobalSessionTheCoordinatorHasHeldTooLongWithWhatTheLedgerSays() throws Exception {
         // Given a global transaction whose inventory branch tried, and which nobody ends
         String sku = sku(10);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "reconciliation-it");
+        GlobalTransaction tx = GlobalTransactions.begin("reconciliation-it");
         String xid = tx.getXid();
         try {
             HttpHeaders h = new HttpHeaders();

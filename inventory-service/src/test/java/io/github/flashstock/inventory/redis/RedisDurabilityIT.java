@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
@@ -58,7 +59,7 @@ class RedisDurabilityIT {
     }
 
     /** A private redis-server of this test's own on a free loopback port. */
-    private LettuceConnectionFactory redis(String... settings) throws IOException, InterruptedException {
+    private LettuceConnectionFactory redis(String... settings) throws IOException {
         Path dir = Files.createTempDirectory("redis-durability-it");
         dirs.add(dir);
         int port;
@@ -71,15 +72,16 @@ class RedisDurabilityIT {
         started.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile())
                 .start());
         LettuceConnectionFactory f = factory("127.0.0.1", port);
-        for (int i = 0; i < 100; i++) {
-            try (var c = f.getConnection()) {
-                c.ping();
-                return f;
-            } catch (RuntimeException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new IllegalStateException("redis-server on " + port + " did not answer");
+        // it answers once it has started: until then the connection is refused
+        await("redis-server on " + port + " answers").atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(50)).ignoreExceptionsInstanceOf(RuntimeException.class)
+                .until(() -> {
+                    try (var c = f.getConnection()) {
+                        c.ping();
+                        return true;
+                    }
+                });
+        return f;
     }
 
     @Test
@@ -145,7 +147,7 @@ class RedisDurabilityIT {
                 new org.springframework.data.redis.core.StringRedisTemplate(primary);
         org.springframework.data.redis.core.StringRedisTemplate onReplica =
                 new org.springframework.data.redis.core.StringRedisTemplate(replica);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "up".equals(
+        await().atMost(Duration.ofSeconds(30)).until(() -> "up".equals(
                 onReplica.execute((org.springframework.data.redis.core.RedisCallback<java.util.Properties>) c ->
                         c.serverCommands().info("replication")).getProperty("master_link_status")));
         RedisDurability durability = new RedisDurability(primary, "replica", 1, Duration.ofMillis(500), 4);
@@ -194,7 +196,7 @@ class RedisDurabilityIT {
             // connection wrote before; the thawed replica catches up on its own)
             assertThat(cancel.run("sku-r", "xid-2", "r-2", Duration.ofHours(1)))
                     .isInstanceOf(io.github.flashstock.inventory.reservation.PhaseOutcome.AlreadyApplied.class);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "40".equals(
+            await().atMost(Duration.ofSeconds(10)).until(() -> "40".equals(
                     onReplica.opsForHash().get(StockKeys.stock("sku-r"), "reserved")));
         } finally {
             durability.destroy();

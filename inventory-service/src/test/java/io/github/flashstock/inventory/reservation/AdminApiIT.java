@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.stock.RestockScript;
 import java.time.Duration;
@@ -212,9 +213,8 @@ class AdminApiIT extends InventoryITSupport {
 
     /** One reservation of {@code units} in a global transaction that is rolled back; the answer's status. */
     private int reserveOnce(String sku, int units) {
-        org.apache.seata.tm.api.GlobalTransaction tx = org.apache.seata.tm.api.GlobalTransactionContext.getCurrentOrCreate();
         try {
-            tx.begin(60_000, "warm-up-it");
+            org.apache.seata.tm.api.GlobalTransaction tx = GlobalTransactions.begin("warm-up-it");
             ResponseEntity<JsonNode> r = new InventoryClient(http).reserve(tx.getXid(), "order-" + UUID.randomUUID(),
                     "u1", java.util.List.of(new InventoryClient.Item(sku, units)));
             tx.rollback();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,8 +75,7 @@ class ClusterReservationIT extends InventoryITSupport {
         List<String> skus = skusInTwoSlots(10, 1);
         String plenty = skus.get(0);
         String scarce = skus.get(1);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
 
         ResponseEntity<JsonNode> refused = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                 List.of(new InventoryClient.Item(plenty, 2), new InventoryClient.Item(scarce, 2)));
@@ -104,8 +103,7 @@ class ClusterReservationIT extends InventoryITSupport {
     @Test
     void aTrySpanningSlotsCommitsEveryGroup() throws Exception {
         List<String> skus = skusInTwoSlots(10, 10);
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
 
         ResponseEntity<JsonNode> reserved = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                 List.of(new InventoryClient.Item(skus.get(0), 1), new InventoryClient.Item(skus.get(1), 3)));
@@ -173,24 +171,10 @@ class ClusterReservationIT extends InventoryITSupport {
         java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
         Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
-        long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         java.util.concurrent.ExecutorService buyers = java.util.concurrent.Executors.newFixedThreadPool(8);
         List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
         for (int b = 0; b < 8; b++) {
-            running.add(buyers.submit(() -> {
-                while (!soldOut.get() && System.nanoTime() < until) {
-                    int status = order(sku, 1, true);
-                    answers.merge(status, 1, Integer::sum);
-                    if (status == 201) {
-                        committed.incrementAndGet();
-                    } else if (status == 409) {
-                        soldOut.set(true);
-                    } else {
-                        Thread.sleep(200);
-                    }
-                }
-                return null;
-            }));
+            running.add(buyers.submit(() -> buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed, soldOut)));
         }
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> committed.get() >= 30);
@@ -255,14 +239,14 @@ class ClusterReservationIT extends InventoryITSupport {
             committed++;
         }
         int lagging;
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
+        GlobalTransaction tx;
         SharedStack.pause(Component.REDIS_CLUSTER, "node-" + masterAndReplica[1]);
         try {
             // and the master drops its link to the frozen replica, so that what it writes now cannot be waiting in
             // the replica's socket buffer either (a frozen process's kernel still takes in what is sent to it)
             long dropped = onNode(masterAndReplica[0], c -> c.clientKill(io.lettuce.core.KillArgs.Builder.typeSlave()));
             assertThat(dropped).isEqualTo(1);
-            tx.begin(120_000, "cluster-it");
+            tx = GlobalTransactions.begin("cluster-it", Duration.ofMinutes(2));
             lagging = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "carol",
                     List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value();
             RootContext.unbind();
@@ -283,17 +267,10 @@ class ClusterReservationIT extends InventoryITSupport {
             } else {
                 tx.rollback();
             }
-            long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-            int status = 0;
-            while (status != 409 && System.nanoTime() < until) {
-                status = order(sku, 1, true);
-                answers.merge(status, 1, Integer::sum);
-                if (status == 201) {
-                    committed++;
-                } else if (status != 409) {
-                    Thread.sleep(200);
-                }
-            }
+            java.util.concurrent.atomic.AtomicInteger afterFailover = new java.util.concurrent.atomic.AtomicInteger();
+            buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, afterFailover,
+                    new java.util.concurrent.atomic.AtomicBoolean());
+            committed += afterFailover.get();
         } finally {
             RootContext.unbind();
             SharedStack.restart(Component.REDIS_CLUSTER);
@@ -353,10 +330,39 @@ class ClusterReservationIT extends InventoryITSupport {
     @Autowired
     io.github.flashstock.inventory.rebuild.SkuRebuilds recovery;
 
+    /**
+     * A buyer who keeps buying one unit at a time, and committing, until the SKU is sold out (a 409) or
+     * {@code soldOut} is set by another: after any other answer (a 503, to retry) it waits 200 ms and buys on. Every
+     * answer is noted, every commit counted. A buyer still buying after {@code patience} gives up quietly: the test's
+     * check that the sale sold out reports it, with the answers.
+     */
+    private void buyUntilSoldOut(String sku, Duration patience, Map<Integer, Integer> answers,
+                                 java.util.concurrent.atomic.AtomicInteger committed,
+                                 java.util.concurrent.atomic.AtomicBoolean soldOut) {
+        try {
+            await().atMost(patience).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        while (!soldOut.get()) {
+                            int status = order(sku, 1, true);
+                            answers.merge(status, 1, Integer::sum);
+                            if (status == 201) {
+                                committed.incrementAndGet();
+                            } else if (status == 409) {
+                                soldOut.set(true);
+                            } else {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException stillSelling) {
+            // given up: see above
+        }
+    }
+
     /** One order of {@code units}, committed or rolled back; the reservation's status. */
     private int order(String sku, int units, boolean commit) throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
         try {
             int status = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
                     List.of(new InventoryClient.Item(sku, units))).getStatusCode().value();
@@ -372,8 +378,7 @@ class ClusterReservationIT extends InventoryITSupport {
     }
 
     private ResponseEntity<JsonNode> reserveAndRollBack(String sku, int units) throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "cluster-it");
+        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
         try {
             return inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "bob",
                     List.of(new InventoryClient.Item(sku, units)));

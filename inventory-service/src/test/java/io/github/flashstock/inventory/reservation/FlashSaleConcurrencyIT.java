@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import tools.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
@@ -58,9 +58,8 @@ class FlashSaleConcurrencyIT extends InventoryITSupport {
                 List<InventoryClient.Item> items = basket
                         ? List.of(new InventoryClient.Item(hot, q), new InventoryClient.Item(side, 1))
                         : List.of(new InventoryClient.Item(hot, q));
-                GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
                 try {
-                    tx.begin(120_000, "flash-sale-it");
+                    GlobalTransaction tx = GlobalTransactions.begin("flash-sale-it", Duration.ofMinutes(2));
                     ResponseEntity<JsonNode> r = inventory.reserve(tx.getXid(), "order-" + buyer, "user-" + buyer, items);
                     if (r.getStatusCode().value() == 201) {
                         reserved.add(new Reserved(tx, q, basket));

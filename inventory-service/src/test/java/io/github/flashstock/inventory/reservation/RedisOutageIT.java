@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.junit.SharedStack;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.allotment.AllotmentRebalancer;
@@ -26,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -121,10 +121,8 @@ class RedisOutageIT extends InventoryITSupport {
         String elsewhere = "elsewhere-" + UUID.randomUUID();
         createSku(elsewhere, 50);
         InventoryClient inventory = new InventoryClient(http);
-        GlobalTransaction paid = GlobalTransactionContext.getCurrentOrCreate();
-        RootContext.unbind();
-        GlobalTransaction abandoned = GlobalTransactionContext.getCurrentOrCreate();
-        RootContext.unbind();
+        GlobalTransaction paid;
+        GlobalTransaction abandoned;
         SharedStack.pause(Component.REDIS);
         try {
             // Redis frozen: the Tries that reach it time out until the breaker opens
@@ -140,12 +138,12 @@ class RedisOutageIT extends InventoryITSupport {
             pool.shutdown();
             await().atMost(Duration.ofSeconds(30)).until(() -> !health.healthy());
 
-            paid.begin(60_000, "redis-outage-it");
+            paid = GlobalTransactions.begin("redis-outage-it");
             ResponseEntity<JsonNode> first = inventory.reserve(paid.getXid(), "order-paid", "zoe",
                     List.of(new InventoryClient.Item(sku, 1)));
             assertThat(first.getStatusCode().value()).as("%s", first.getBody()).isEqualTo(201);
             RootContext.unbind();
-            abandoned.begin(60_000, "redis-outage-it");
+            abandoned = GlobalTransactions.begin("redis-outage-it");
             ResponseEntity<JsonNode> second = inventory.reserve(abandoned.getXid(), "order-gone", "zoe",
                     List.of(new InventoryClient.Item(sku, 1)));
             assertThat(second.getStatusCode().value()).as("%s", second.getBody()).isEqualTo(201);
@@ -181,8 +179,7 @@ class RedisOutageIT extends InventoryITSupport {
         assertThat(redis.opsForHash().get(io.github.flashstock.inventory.stock.StockKeys.fence(sku,
                 abandoned.getXid(), "order-gone"), "state")).isEqualTo("CANCELLED");
         // so Redis refuses zoe two more units while it has plenty
-        GlobalTransaction more = GlobalTransactionContext.getCurrentOrCreate();
-        more.begin(60_000, "redis-outage-it");
+        GlobalTransaction more = GlobalTransactions.begin("redis-outage-it");
         ResponseEntity<JsonNode> refused = inventory.reserve(more.getXid(), "order-more", "zoe",
                 List.of(new InventoryClient.Item(sku, 2)));
         more.rollback();
@@ -193,9 +190,8 @@ class RedisOutageIT extends InventoryITSupport {
 
     /** One Try in a global transaction of its own, rolled back whatever the answer. */
     private static void reserveIn(InventoryClient inventory, String sku, String reservation, String user) {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
         try {
-            tx.begin(60_000, "redis-outage-it");
+            GlobalTransaction tx = GlobalTransactions.begin("redis-outage-it");
             inventory.reserve(tx.getXid(), reservation, user, List.of(new InventoryClient.Item(sku, 1)));
             tx.rollback();
         } catch (Exception e) {
@@ -288,9 +284,8 @@ class RedisOutageIT extends InventoryITSupport {
             List<InventoryClient.Item> items = withBasket
                     ? List.of(new InventoryClient.Item(hot, units), new InventoryClient.Item(basket, 1))
                     : List.of(new InventoryClient.Item(hot, units));
-            GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
             try {
-                tx.begin(60_000, "redis-outage-it");
+                GlobalTransaction tx = GlobalTransactions.begin("redis-outage-it");
                 ResponseEntity<JsonNode> r = inventory.reserve(tx.getXid(), "order-" + buyer + "-" + order, user,
                         items);
                 int status = r.getStatusCode().value();
@@ -439,6 +434,7 @@ class RedisOutageIT extends InventoryITSupport {
     record Order(String xid, String user, long units, boolean withBasket) {
     }
 
+    /** How long the outage lasts while the sale goes on: a fault held for a set time, not a wait for anything. */
     private static void pause(Duration d) {
         try {
             Thread.sleep(d.toMillis());

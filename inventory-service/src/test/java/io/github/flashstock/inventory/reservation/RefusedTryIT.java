@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.reconciliation.Finding;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
@@ -70,14 +71,12 @@ class RefusedTryIT extends InventoryITSupport {
     }
 
     private static GlobalTransaction begin() throws Exception {
-        return beginGlobal("refused-try-it");
+        return GlobalTransactions.begin("refused-try-it");
     }
 
     /** Commits and waits until the TC has finished the transaction (every branch confirmed). */
     private static void commitAndWait(GlobalTransaction tx) throws Exception {
-        RootContext.bind(tx.getXid());
-        tx.commit();
-        RootContext.unbind();
+        GlobalTransactions.commit(tx);
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             GlobalStatus s = GlobalTransactionContext.reload(tx.getXid()).getStatus();
             return s == GlobalStatus.Committed || s == GlobalStatus.Finished || s == GlobalStatus.UnKnown;

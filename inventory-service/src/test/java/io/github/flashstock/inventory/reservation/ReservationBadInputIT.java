@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import tools.jackson.databind.JsonNode;
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,9 +48,7 @@ class ReservationBadInputIT extends InventoryITSupport {
 
     @BeforeAll
     void openTransaction() throws Exception {
-        tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(120_000, "bad-input-it");
-        org.apache.seata.core.context.RootContext.unbind();
+        tx = GlobalTransactions.beginUnbound("bad-input-it", java.time.Duration.ofMinutes(2));
     }
 
     @AfterAll

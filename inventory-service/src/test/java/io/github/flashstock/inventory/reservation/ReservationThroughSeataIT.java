@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.reservation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,9 +51,7 @@ class ReservationThroughSeataIT extends InventoryITSupport {
     }
 
     private static GlobalTransaction begin() throws Exception {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(60_000, "inventory-it");
-        return tx;
+        return GlobalTransactions.begin("inventory-it");
     }
 
     private long ledgerRows(String xid, String state) {
@@ -116,8 +114,7 @@ class ReservationThroughSeataIT extends InventoryITSupport {
         RootContext.unbind();
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
 
-        RootContext.bind(lost.getXid());
-        lost.commit();
+        GlobalTransactions.commit(lost);
 
         // the Confirm takes nothing, records the oversell, and the transaction ends (nothing left to retry)
         await().atMost(Duration.ofSeconds(30)).until(() -> redis.opsForHash().size(StockKeys.oversold(sku)) == 1);

@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.support.auth.ServiceSignature;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,15 +53,12 @@ class UntrustedCallersIT extends InventoryITSupport {
     void open() throws Exception {
         inventory = new InventoryClient(http);
         sku = inventory.skuWith(10, null, 1);
-        tx = beginGlobal("untrusted-callers-it");
-        RootContext.unbind();
+        tx = GlobalTransactions.beginUnbound("untrusted-callers-it");
     }
 
     @AfterEach
     void close() throws Exception {
-        RootContext.bind(tx.getXid());
-        tx.rollback();
-        RootContext.unbind();
+        GlobalTransactions.rollback(tx);
     }
 
     private String body(String reservationId, int quantity) {

@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.segments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.catalog.StockCatalog;
@@ -23,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -93,9 +93,8 @@ class LiveSegmentsIT extends InventoryITSupport {
             int buyer = i;
             sale.add(pool.submit(() -> {
                 int q = 1 + ThreadLocalRandom.current().nextInt(2);
-                GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
                 try {
-                    tx.begin(120_000, "live-segments-it");
+                    GlobalTransaction tx = GlobalTransactions.begin("live-segments-it", Duration.ofMinutes(2));
                     ResponseEntity<JsonNode> r = inventory.reserve(tx.getXid(), "order-" + buyer, "user-" + buyer,
                             List.of(new InventoryClient.Item(hot, q)));
                     if (r.getStatusCode().value() != 201) {

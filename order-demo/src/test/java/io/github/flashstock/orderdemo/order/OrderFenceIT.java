@@ -8,6 +8,7 @@ import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
+import io.github.flashstock.orderdemo.GlobalTransactions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,6 @@ import org.apache.seata.integration.tx.api.fence.DefaultCommonFenceHandler;
 import org.apache.seata.integration.tx.api.fence.exception.CommonFenceException;
 import org.apache.seata.rm.DefaultResourceManager;
 import org.apache.seata.tm.api.GlobalTransaction;
-import org.apache.seata.tm.api.GlobalTransactionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -145,8 +145,7 @@ class OrderFenceIT {
 
     /** Begins a global transaction, runs {@code work} in it, then commits or rolls back; returns the XID. */
     private static String inGlobalTransaction(boolean commit, InTransaction work) throws TransactionException {
-        GlobalTransaction tx = GlobalTransactionContext.getCurrentOrCreate();
-        tx.begin(30_000, "order-fence-it");
+        GlobalTransaction tx = GlobalTransactions.begin("order-fence-it", Duration.ofSeconds(30));
         try {
             work.run(tx.getXid());
             if (commit) {
