@@ -25,7 +25,7 @@ import org.springframework.stereotype.Component;
  * so orders of SKUs with stock pay nothing. For those the inventory service is asked for the units a Try could take
  * now ({@code GET /skus/{skuId}/available}: a fresh read, nothing reserved); when a line asks for more, the order is
  * refused with the same problem the Try would have given. Whenever the inventory cannot tell (it answers null: the
- * SKU's MySQL reserve may have units, Redis is unhealthy) or the call fails, the order goes ahead as a global
+ * SKU's allotment may have units, Redis is unhealthy) or the call fails, the order goes ahead as a global
  * transaction, and its Try decides. A SKU found with enough units is checked no more until it is refused again.
  */
 @Component
