@@ -8,8 +8,8 @@ import com.fasterxml.jackson.annotation.JsonAlias;
  *
  * @param phase   TRIED, CONFIRMED or CANCELLED: the ledger state the event moves its row to
  * @param store   the store that holds the reservation: REDIS (the scripts write the events; the MySQL store's
- *                reservations are in the ledger already); also read under its earlier name {@code backend}, so
- *                that messages sent before an upgrade are folded the same
+ *                reservations are in the ledger already); a message that names it {@code backend} (the
+ *                ledger column's other name, see docs/glossary.md) is read the same
  * @param at      when the phase ran, epoch milliseconds
  */
 public record StockEventMessage(String phase, String xid, String reservationId, long branchId, String skuId,

@@ -114,7 +114,7 @@ class StockModelMigration implements InitializingBean {
     }
 
     /**
-     * Renames the allotment's columns of a {@code table} made when they were named after "the reserve"
+     * Renames the allotment's columns of a {@code table} that has them under their other names
      * ({@code reserve_available}, {@code reserve_incoming}, {@code reserve_sold}, constraint {@code ck_<table>_reserve})
      * in one statement, so that a failure leaves the table as it was.
      *
