@@ -6,22 +6,30 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/** Runs {@code lua/cancel.lua} for one SKU of one reservation; without a record it writes a tombstone. */
+/**
+ * Runs {@code lua/cancel.lua} for one SKU of one reservation, or of several in one call ({@link PhaseCoalescer});
+ * without a record it writes a tombstone.
+ */
 @Component
 public class CancelScript extends SecondPhaseScript {
 
     /** Answered as soon as the server answers ({@code inventory.durability} fsync or none). */
     public CancelScript(StringRedisTemplate redis) {
-        super(redis, "cancel.lua", null);
+        super(redis, "cancel.lua", 7, null);
     }
 
     @Autowired
     public CancelScript(StringRedisTemplate redis, RedisDurability durability) {
-        super(redis, "cancel.lua", durability.replicaWait().orElse(null));
+        super(redis, "cancel.lua", 7, durability.replicaWait().orElse(null));
     }
 
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
         return run(skuId, xid, reservationId, retention, new String[0]);
+    }
+
+    /** One reservation's Cancel on one SKU, for {@link #run(java.util.List, Duration)}. */
+    static Call call(String skuId, String xid, String reservationId) {
+        return new Call(skuId, xid, reservationId, java.util.List.of());
     }
 
     /**

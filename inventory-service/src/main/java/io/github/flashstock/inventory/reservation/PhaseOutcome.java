@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * What a second phase did to one SKU of one reservation: {@code lua/confirm.lua} or {@code lua/cancel.lua} in Redis,
  * or the MySQL store's phase for a reservation whose Try ran there ({@code MysqlReservations}). Both scripts reply
- * with the first five codes, named as here; the Confirm also with the last three, for a reservation it finds no
- * record of. {@link #tag()} is the name in metrics and logs.
+ * with the first six codes, named as here (the sixth, FAILED, is thrown rather than answered); the Confirm also with
+ * the last four, for a reservation it finds no record of, or whose Try was refused. {@link #tag()} is the name in
+ * metrics and logs.
  */
 public sealed interface PhaseOutcome {
 
@@ -128,11 +129,19 @@ public sealed interface PhaseOutcome {
         }
     }
 
-    /** The reply codes in order: both scripts' APPLIED to HELD_IN_MYSQL, then the Confirm's own four. */
+    /**
+     * The reply codes in order: both scripts' APPLIED to FAILED (which is no outcome: {@link #decode} throws it),
+     * then the Confirm's own four.
+     */
     enum Code {
-        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED, REFUSED
+        APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, FAILED, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED,
+        REFUSED
     }
 
+    /**
+     * @throws IllegalStateException when the script answers FAILED (it raised an error for this reservation, which
+     *                               Redis's log names): the phase fails and the coordinator retries it
+     */
     static PhaseOutcome decode(String script, List<Long> reply) {
         int code = (int) Scripts.at(reply, 0);
         long quantity = Scripts.at(reply, 1);
@@ -149,6 +158,8 @@ public sealed interface PhaseOutcome {
             case OVERSOLD -> new Oversold(quantity);
             case UNRECORDED -> new Unrecorded();
             case REFUSED -> new Refused();
+            case FAILED -> throw new IllegalStateException(script + " failed for this reservation; Redis's log says"
+                    + " why");
         };
     }
 }

@@ -7,22 +7,22 @@ import org.springframework.stereotype.Component;
 
 /**
  * The Redis store: a Try is {@code lua/try.lua} through the coalescer, a second phase {@code lua/confirm.lua} or
- * {@code lua/cancel.lua}, all through the circuit breaker ({@link RedisHealth}), which throws
+ * {@code lua/cancel.lua} through its own ({@link PhaseCoalescer}), all through the circuit breaker ({@link RedisHealth}), which throws
  * {@code RedisUnreachable} when Redis cannot be asked.
  */
 @Component
 class RedisStore implements ReservationStore {
 
     private final TryCoalescer tries;
-    private final ConfirmScript confirmScript;
+    private final PhaseCoalescer phases;
     private final CancelScript cancelScript;
     private final RedisHealth redis;
     private final InventorySettings settings;
 
-    RedisStore(TryCoalescer tries, ConfirmScript confirmScript, CancelScript cancelScript, RedisHealth redis,
+    RedisStore(TryCoalescer tries, PhaseCoalescer phases, CancelScript cancelScript, RedisHealth redis,
                InventorySettings settings) {
         this.tries = tries;
-        this.confirmScript = confirmScript;
+        this.phases = phases;
         this.cancelScript = cancelScript;
         this.redis = redis;
         this.settings = settings;
@@ -40,11 +40,9 @@ class RedisStore implements ReservationStore {
 
     @Override
     public Optional<PhaseOutcome> end(Phase phase, PhaseLine l, boolean lastWord) {
-        String sku = l.skuId();
         return Optional.of(redis.call(() -> switch (phase) {
-            case CONFIRM -> confirmScript.run(sku, l.xid(), l.reservationId(), settings.fenceRetention(),
-                    l.line().quantity(), l.userId(), lastWord);
-            case CANCEL -> cancelScript.run(sku, l.xid(), l.reservationId(), settings.fenceRetention());
+            case CONFIRM -> phases.confirm(l, lastWord);
+            case CANCEL -> phases.cancel(l);
         }));
     }
 

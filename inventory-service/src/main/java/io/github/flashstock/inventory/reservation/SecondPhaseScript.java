@@ -4,45 +4,101 @@ import io.github.flashstock.inventory.redis.ReplicaWait;
 import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * What {@code lua/confirm.lua} and {@code lua/cancel.lua} share: one SKU of one reservation, driven by its fence
- * record, the same arguments and the same reply shape ({@link PhaseOutcome}). Under
+ * What {@code lua/confirm.lua} and {@code lua/cancel.lua} share: one SKU of one or more reservations in a call, each
+ * driven by its fence record, the same argument layout (the retention, then a fixed number of values per
+ * reservation) and the same reply shape ({@link PhaseOutcome}, two integers per reservation). Under
  * {@code inventory.durability: replica} a phase, like a Try, is answered only once replicas have its writes (and
  * with them its stock event): a failover then loses no phase that answered.
  */
 abstract class SecondPhaseScript {
 
+    /**
+     * One reservation's phase on one SKU.
+     *
+     * @param more the script's further values for it (fewer than it takes: the rest are empty)
+     */
+    record Call(String skuId, String xid, String reservationId, List<String> more) {
+    }
+
+    /** What one call answered: the outcome, or why this reservation's phase failed in the script. */
+    record Answer(PhaseOutcome outcome, RuntimeException failure) {
+
+        /** @throws RuntimeException the failure, when the script failed this reservation's phase */
+        PhaseOutcome get() {
+            if (failure != null) {
+                throw failure;
+            }
+            return outcome;
+        }
+    }
+
     private final StringRedisTemplate redis;
     private final RedisScript<List<Long>> script;
     private final String name;
+    private final int valuesPerCall;
     private final ReplicaWait replicaWait;
 
-    /** @param replicaWait when not null, every call goes through it */
-    SecondPhaseScript(StringRedisTemplate redis, String name, ReplicaWait replicaWait) {
+    /**
+     * @param valuesPerCall the script's values per reservation, xid and reservation id included
+     * @param replicaWait   when not null, every call goes through it
+     */
+    SecondPhaseScript(StringRedisTemplate redis, String name, int valuesPerCall, ReplicaWait replicaWait) {
         this.redis = redis;
         this.script = Scripts.load(name);
         this.name = name;
+        this.valuesPerCall = valuesPerCall;
         this.replicaWait = replicaWait;
     }
 
     /**
      * @param retention how long the finished fence record (or a tombstone) is kept
-     * @param more      the script's further arguments, if it takes any
+     * @param more      the script's further values, if it takes any
      */
     PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention, String... more) {
-        Object[] args = new Object[3 + more.length];
-        args[0] = xid;
-        args[1] = reservationId;
-        args[2] = Long.toString(retention.toSeconds());
-        System.arraycopy(more, 0, args, 3, more.length);
-        List<String> keys = List.of(StockKeys.stock(skuId));
-        List<Long> reply = replicaWait == null ? redis.execute(script, keys, args)
-                : TryScript.longs(replicaWait.run(script, keys, java.util.Arrays.stream(args).map(String::valueOf)
-                        .toList()));
-        return PhaseOutcome.decode(name, reply);
+        return run(List.of(new Call(skuId, xid, reservationId, List.of(more))), retention).get(0).get();
+    }
+
+    /**
+     * The phases of several reservations in one script call, decided one after the other, each on its own.
+     *
+     * @return one answer per call, in order
+     */
+    List<Answer> run(List<Call> calls, Duration retention) {
+        List<String> keys = new ArrayList<>(calls.size());
+        List<String> args = new ArrayList<>(1 + calls.size() * valuesPerCall);
+        args.add(Long.toString(retention.toSeconds()));
+        for (Call call : calls) {
+            if (call.more().size() > valuesPerCall - 2) {
+                throw new IllegalArgumentException(name + " takes " + (valuesPerCall - 2) + " further values, not "
+                        + call.more().size());
+            }
+            keys.add(StockKeys.stock(call.skuId()));
+            args.add(call.xid());
+            args.add(call.reservationId());
+            args.addAll(call.more());
+            for (int i = call.more().size(); i < valuesPerCall - 2; i++) {
+                args.add("");
+            }
+        }
+        List<Long> reply = replicaWait == null ? redis.execute(script, keys, args.toArray())
+                : TryScript.longs(replicaWait.run(script, keys, args));
+        if (reply == null || reply.size() != 2 * calls.size()) {
+            throw Scripts.unknownCode(name + " (" + calls.size() + " reservations)", reply);
+        }
+        List<Answer> answers = new ArrayList<>(calls.size());
+        for (int i = 0; i < calls.size(); i++) {
+            try {
+                answers.add(new Answer(PhaseOutcome.decode(name, reply.subList(2 * i, 2 * i + 2)), null));
+            } catch (IllegalStateException e) {
+                answers.add(new Answer(null, e));
+            }
+        }
+        return answers;
     }
 }

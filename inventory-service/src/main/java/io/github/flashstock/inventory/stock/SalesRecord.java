@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -49,13 +50,23 @@ public class SalesRecord {
     private final StockLedgerMapper ledger;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final SalesGroups groups;
 
-    public SalesRecord(SkuStockMapper skus, StockLedgerMapper ledger, JdbcTemplate jdbc,
-                       PlatformTransactionManager transactions) {
+    SalesRecord(SkuStockMapper skus, StockLedgerMapper ledger, JdbcTemplate jdbc,
+                PlatformTransactionManager transactions, SalesGroups groups) {
         this.skus = skus;
         this.ledger = ledger;
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactions);
+        this.groups = groups;
+    }
+
+    /**
+     * Whether the step goes to a group commit ({@link SalesGroups}): not inside a transaction of the caller's, whose
+     * statements it must be part of.
+     */
+    private static boolean grouped() {
+        return !TransactionSynchronizationManager.isActualTransactionActive();
     }
 
     /** As {@link #confirmed(String, String, long, String, long, String)} without a known buyer. */
@@ -64,12 +75,17 @@ public class SalesRecord {
     }
 
     /**
-     * A confirmed sale of {@code units} (as the Redis fence record says): ledger CONFIRMED, sold += units, once. The
-     * usual case (the row absent or TRIED by Redis, the SKU's row able to take the sale) costs two requests
+     * A confirmed sale of {@code units} (as the Redis fence record says): ledger CONFIRMED, sold += units, once.
+     * Concurrent Confirms share one transaction ({@link SalesGroups}); one the group does not take, or a Confirm
+     * that arrives alone, goes as follows. The usual case (the row absent or TRIED by Redis, the SKU's row able to take the sale) costs two requests
      * ({@link #CONFIRM_TRIP}, then the commit) where the statements one by one cost six; anything else is rolled
      * back untouched and goes {@link #confirmedInTransaction the general way}, which decides and says what it found.
      */
     public void confirmed(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
+        if (grouped() && groups.confirmed(new Sale(xid, reservationId, branchId, skuId, units, userId))
+                == SalesGroups.Step.RECORDED) {
+            return;
+        }
         Boolean done = jdbc.execute((ConnectionCallback<Boolean>) c -> {
             if (!c.getAutoCommit()) {
                 return false; // inside a transaction of someone else's: its own statements only
@@ -184,9 +200,20 @@ public class SalesRecord {
     /**
      * A cancelled reservation of {@code units} that Redis held: ledger CANCELLED, once. MySQL stock is untouched
      * (Redis held it), except when the MySQL store held the reservation too: its units go back to the allotment.
+     * Concurrent Cancels share one transaction ({@link SalesGroups}); the rest run in one of their own (or the
+     * caller's).
      */
-    @Transactional
     public void cancelled(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
+        if (grouped() && groups.cancelled(new Sale(xid, reservationId, branchId, skuId, units, userId))
+                == SalesGroups.Step.RECORDED) {
+            return;
+        }
+        transactions.executeWithoutResult(status ->
+                cancelledInTransaction(xid, reservationId, branchId, skuId, units, userId));
+    }
+
+    private void cancelledInTransaction(String xid, String reservationId, long branchId, String skuId, long units,
+                                        String userId) {
         if (ledger.insert(xid, reservationId, branchId, skuId, units, "CANCELLED", "REDIS", userId) == 1
                 || ledger.advance(xid, reservationId, skuId, "CANCELLED") == 1) {
             return;

@@ -39,8 +39,8 @@ class ScriptContractTest {
     @ParameterizedTest
     @CsvSource({
             "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
-            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL TAKEN_UNRECORDED OVERSOLD UNRECORDED REFUSED",
-            "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL",
+            "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL FAILED TAKEN_UNRECORDED OVERSOLD UNRECORDED REFUSED",
+            "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL FAILED",
             "init.lua, CREATED EXISTS",
             "restock.lua, RESTOCKED ALREADY_APPLIED UNKNOWN_SKU",
             "resegment.lua, RESEGMENTED UNCHANGED UNKNOWN_SKU",
@@ -59,8 +59,8 @@ class ScriptContractTest {
         Enum<?>[] decoder = switch (script) {
             case "try.lua" -> Arrays.copyOf(TryOutcome.Code.values(), TryOutcome.Code.SCRIPT_CODES);
             case "confirm.lua" -> PhaseOutcome.Code.values();
-            // the Confirm's own four codes (no record of the reservation, or its refusal) come last; Cancel has the first five
-            case "cancel.lua" -> Arrays.copyOf(PhaseOutcome.Code.values(), 5);
+            // the Confirm's own four codes (no record of the reservation, or its refusal) come last; Cancel has the first six
+            case "cancel.lua" -> Arrays.copyOf(PhaseOutcome.Code.values(), 6);
             case "init.lua" -> InitOutcome.Code.values();
             case "restock.lua" -> RestockOutcome.Code.values();
             case "resegment.lua" -> ResegmentOutcome.Code.values();
