@@ -3,10 +3,13 @@ package io.github.flashstock.inventory.reservation;
 import static io.github.flashstock.inventory.stock.RedisScripts.RETENTION;
 import static io.github.flashstock.inventory.stock.RedisScripts.xid;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flashstock.inventory.stock.RedisScripts;
 import io.github.flashstock.inventory.stock.RedisStock;
 import io.github.flashstock.inventory.stock.ScriptITSupport;
 import io.github.flashstock.inventory.stock.StockKeys;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code lua/confirm.lua}: every reply code and its replay. */
@@ -88,5 +91,52 @@ class ConfirmScriptIT extends ScriptITSupport {
                 .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
         assertThat(scripts.stock(t.sku()).unsold()).isEqualTo(10);
         assertThat(scripts.stock(t.sku()).sold()).isZero();
+    }
+
+    /**
+     * Several Confirms in one call, as {@link PhaseCoalescer} sends them: each decided on its own record, in order
+     * (the same reservation twice: the second is a replay), one that raises an error (its SKU's hash corrupt) failing
+     * alone, and one CONFIRMED stream entry per SKU carrying every Confirm of the call that moved units.
+     */
+    @Test
+    void aCallOfSeveralConfirmsDecidesEachOnItsOwnAndOneFailingFailsAlone() {
+        Tried a = Tried.threeOfTen();
+        Tried b = Tried.threeOfTen();
+        String corrupt = scripts.skuWithAvailable(5);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-9", 1, "carol", RedisScripts.lines(corrupt, 2));
+        // a record whose figures are not numbers: its Confirm raises an error before it writes anything
+        scripts.redis.opsForHash().put(StockKeys.fence(corrupt, xid, "order-9"), "quantity", "x");
+        scripts.redis.opsForHash().put(StockKeys.fence(corrupt, xid, "order-9"), "alloc", "0:x");
+        String bare = scripts.sku(10, 0, 1);
+        Long eventsBefore = scripts.redis.opsForStream().size(StockKeys.stock(a.sku()) + ":events");
+
+        List<SecondPhaseScript.Answer> answers = scripts.confirm.run(List.of(
+                ConfirmScript.call(a.sku(), a.xid(), "order-1", 3, "alice", true),
+                ConfirmScript.call(corrupt, xid, "order-9", 2, "carol", true),
+                ConfirmScript.call(b.sku(), b.xid(), "order-1", 3, "alice", true),
+                ConfirmScript.call(a.sku(), a.xid(), "order-1", 3, "alice", true),
+                ConfirmScript.call(bare, xid, "order-2", 4, "dave", false),
+                ConfirmScript.call(bare, xid, "order-3", 4, "dave", true)), RETENTION);
+
+        assertThat(answers.get(0).get()).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThatThrownBy(() -> answers.get(1).get())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("confirm.lua failed");
+        assertThat(answers.get(2).get()).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(answers.get(3).get()).isEqualTo(new PhaseOutcome.AlreadyApplied(3));
+        assertThat(answers.get(4).get()).isEqualTo(new PhaseOutcome.Unrecorded());
+        assertThat(answers.get(5).get()).isEqualTo(new PhaseOutcome.TakenUnrecorded(4));
+        for (String sku : List.of(a.sku(), b.sku())) {
+            RedisStock stock = scripts.stock(sku);
+            assertConserved(stock);
+            assertThat(stock.sold()).isEqualTo(3);
+            assertThat(stock.reserved()).isZero();
+        }
+        assertThat(scripts.stock(bare).sold()).isEqualTo(4);
+        assertThat(scripts.reader.fenceState(corrupt, xid, "order-9")).contains("TRIED");
+        assertThat(scripts.stock(corrupt).reserved()).isEqualTo(2);
+        // one new entry on a's stream for its one Confirm that moved units (the replay appends nothing)
+        assertThat(scripts.redis.opsForStream().size(StockKeys.stock(a.sku()) + ":events"))
+                .isEqualTo(eventsBefore + 1);
     }
 }
