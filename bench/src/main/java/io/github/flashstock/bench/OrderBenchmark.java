@@ -79,7 +79,7 @@ public final class OrderBenchmark {
     }
 
     /** One path in one round. */
-    record Run(OrderPath path, OrderLoad.Result result, Map<String, Double> cpuMillis) {
+    record Run(OrderPath path, OrderLoad.Result result, Map<String, Double> cpuMillis, MariaDbCounters.Delta db) {
 
         /** Orders that ended as the path intends (all answers for the mix, where 201 and 409 are both normal). */
         int served() {
@@ -88,6 +88,16 @@ public final class OrderBenchmark {
 
         double perSecond() {
             return served() / (result.wallNanos() / 1e9);
+        }
+
+        /** MariaDB's COMMIT statements per order served. */
+        double commitsPerOrder() {
+            return (double) db.commits() / Math.max(1, served());
+        }
+
+        /** MariaDB's redo log writes per order served. */
+        double logWritesPerOrder() {
+            return (double) db.logWrites() / Math.max(1, served());
         }
 
         /** CPU seconds per 1,000 orders served (= CPU milliseconds per order). */
@@ -119,6 +129,7 @@ public final class OrderBenchmark {
 
     private final DevStack stack;
     private final Endpoints endpoints;
+    private final MariaDbCounters mariadb;
     private final int rounds;
     private final int requests;
     private final String runId = LocalDateTime.now().format(STAMP);
@@ -134,6 +145,8 @@ public final class OrderBenchmark {
     OrderBenchmark(DevStack stack, int rounds, int requests) {
         this.stack = stack;
         this.endpoints = stack.endpoints();
+        this.mariadb = new MariaDbCounters(endpoints.jdbcUrl("inventory"), endpoints.dbUser("inventory"),
+                endpoints.dbPassword());
         this.rounds = rounds;
         this.requests = requests;
     }
@@ -249,8 +262,11 @@ public final class OrderBenchmark {
                         ? new StockSampler(inventory, mixSkus) : null;
                 Run run;
                 try {
+                    Map<String, Long> dbBefore = mariadb.read();
                     meter.start();
-                    run = new Run(path, load.run(prepared, CLIENTS), meter.stop());
+                    OrderLoad.Result result = load.run(prepared, CLIENTS);
+                    Map<String, Double> cpu = meter.stop();
+                    run = new Run(path, result, cpu, mariadb.since(dbBefore));
                     if (stock != null) {
                         mixStock.addAll(stock.series(Map.of(mixSkus.get(0), "hot, round " + round,
                                 mixSkus.get(1), "second SKU, round " + round)));
@@ -314,6 +330,12 @@ public final class OrderBenchmark {
             }
         }
         text.append(String.format("(front = order-demo, back = inventory-service; for the floor, its two apps.)%n"));
+        text.append(String.format("%n| path | MariaDB COMMITs per order | MariaDB redo log writes per order |%n"
+                + "|---|---|---|%n"));
+        for (OrderPath path : runs.keySet()) {
+            text.append(String.format("| %s | %.2f | %.2f |%n", path.label, median(runs.get(path),
+                    Run::commitsPerOrder), median(runs.get(path), Run::logWritesPerOrder)));
+        }
         text.append(ratios("orders/s, medians of " + rounds, rate));
         text.append(ratios("CPU per order, whole machine", machine));
         out.print(text);
