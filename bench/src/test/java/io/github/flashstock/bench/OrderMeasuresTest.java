@@ -48,8 +48,11 @@ class OrderMeasuresTest {
         assertThat(result.statuses()).containsExactly(Map.entry(201, 90), Map.entry(503, 10));
 
         OrderBenchmark.Run run = new OrderBenchmark.Run(OrderBenchmark.OrderPath.COMMIT, result,
-                Map.of("TC", 180.0));
+                Map.of("TC", 180.0), new MariaDbCounters.Delta(225, 135));
         assertThat(run.served()).isEqualTo(90);
         assertThat(run.cpuPerThousand("TC")).isEqualTo(2.0);
+        // per order served, not per request answered
+        assertThat(run.commitsPerOrder()).isEqualTo(2.5);
+        assertThat(run.logWritesPerOrder()).isEqualTo(1.5);
     }
 }
