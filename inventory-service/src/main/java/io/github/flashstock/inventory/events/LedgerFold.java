@@ -1,35 +1,103 @@
 package io.github.flashstock.inventory.events;
 
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.TriedEvent;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Folds a stock event into the MySQL ledger. Only a Try's event writes here: its TRIED row (the Try itself touches
+ * Folds stock events into the MySQL ledger. Only a Try's event writes here: its TRIED row (the Try itself touches
  * only Redis). The CONFIRMED and CANCELLED states are written by the Confirm and Cancel themselves, in the MySQL
  * transaction that moves {@code sku_stock} ({@code SalesRecord}), and must stay theirs: that transaction finds
  * the row's state to know whether the sale is counted yet, and the phase's event may reach this consumer before
  * the phase's MySQL step has run (the script appends it). So their events change nothing here, and a duplicate or
  * late TRIED event finds its row and changes nothing either.
+ *
+ * <p>Metrics: {@code inventory.ledger.events{phase,result=moved|unchanged}} counts the events, and the summary
+ * {@code inventory.ledger.batch.size} the rows of each statement.
  */
 @Component
 class LedgerFold {
 
-    private final StockLedgerMapper ledger;
+    static final String TRIED = "TRIED";
 
-    LedgerFold(StockLedgerMapper ledger) {
+    /** The ledger's unique key, (xid, reservation, SKU): the order in which a statement writes its rows. */
+    private static final Comparator<TriedEvent> KEY_ORDER = Comparator.comparing(TriedEvent::xid)
+            .thenComparing(TriedEvent::reservationId).thenComparing(TriedEvent::skuId);
+
+    private final StockLedgerMapper ledger;
+    private final MeterRegistry meters;
+    private final DistributionSummary statementRows;
+
+    LedgerFold(StockLedgerMapper ledger, MeterRegistry meters) {
         this.ledger = ledger;
+        this.meters = meters;
+        this.statementRows = DistributionSummary.builder("inventory.ledger.batch.size")
+                .description("TRIED rows the ledger consumer wrote with one statement").baseUnit("rows")
+                .register(meters);
     }
 
     /**
-     * One statement, in autocommit: the insert is atomic on its own, and the events that change nothing (half of them:
-     * every CONFIRMED and CANCELLED) cost no round trip at all, where a transaction around them cost three (autocommit
-     * off, commit, autocommit on). Holding no lock while it waits, the consumer cannot deadlock with a phase's
-     * transaction ({@code SalesRecordIT}).
-     *
-     * @return true when the event moved the ledger
+     * Whether the event can be folded: it names its phase, and a Try's event has its row's key and a quantity the
+     * ledger takes (more than 0). An event that cannot be folded is the consumer's to set aside: written with the
+     * others, a row the database refuses would fail their statement as well.
      */
-    public boolean fold(StockEventMessage e) {
-        return "TRIED".equals(e.phase()) && ledger.insert(e.xid(), e.reservationId(), e.branchId(), e.skuId(),
-                e.quantity(), "TRIED", e.store(), e.userId()) == 1;
+    static boolean foldable(StockEventMessage e) {
+        if (e == null || e.phase() == null) {
+            return false;
+        }
+        return !TRIED.equals(e.phase()) || e.xid() != null && e.reservationId() != null && e.skuId() != null
+                && e.quantity() > 0 && e.quantity() <= Integer.MAX_VALUE;
+    }
+
+    /**
+     * Writes the TRIED rows of the events with one {@code INSERT IGNORE} in autocommit: one statement, one commit,
+     * however many events, and none at all when there is no Try among them. The statement is atomic: when it fails,
+     * nothing of the batch was written, and the events can be folded again.
+     *
+     * <p>While it waits on a row a phase's transaction holds, the statement holds the rows it has written. That cannot
+     * deadlock with a Confirm or Cancel: their transaction locks one ledger row, then {@code sku_stock}, which this
+     * never touches, so it never waits on the consumer while holding a row the consumer waits on
+     * ({@code LedgerBatchIT} runs both at once). Rows go in the ledger's key order, so two consumer threads that hold
+     * some of the same events (a redelivery) lock them in one order. What remains is a reservation both stores hold
+     * (rare): the MySQL store's Try and phases lock several of its rows in one transaction, in an order of their own,
+     * and should that meet this statement's order the database rolls one of the two back, and it is tried again.
+     *
+     * @param events foldable events ({@link #foldable})
+     * @return rows written: the events that moved the ledger
+     */
+    int fold(List<StockEventMessage> events) {
+        List<TriedEvent> rows = new ArrayList<>(events.size());
+        Map<String, Integer> others = new TreeMap<>();
+        for (StockEventMessage e : events) {
+            if (TRIED.equals(e.phase())) {
+                rows.add(new TriedEvent(e.xid(), e.reservationId(), e.branchId(), e.skuId(), e.quantity(),
+                        e.store(), e.userId()));
+            } else {
+                others.merge(e.phase(), 1, Integer::sum);
+            }
+        }
+        int moved = 0;
+        if (!rows.isEmpty()) {
+            rows.sort(KEY_ORDER);
+            moved = ledger.insertTriedEvents(rows);
+            statementRows.record(rows.size());
+            count(TRIED, "moved", moved);
+            count(TRIED, "unchanged", rows.size() - moved);
+        }
+        others.forEach((phase, n) -> count(phase, "unchanged", n));
+        return moved;
+    }
+
+    private void count(String phase, String result, int events) {
+        if (events > 0) {
+            meters.counter("inventory.ledger.events", "phase", phase, "result", result).increment(events);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.events;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings under {@code inventory.events}.
@@ -14,14 +15,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                        to: it finds what another instance left
  * @param claimAfter      entries another forwarder took and has not acknowledged for this long are taken over
  * @param maxRedeliveries failed deliveries the ledger consumer retries before a message goes to its DLQ
+ * @param ledgerBatchSize most messages the ledger consumer takes in one delivery and writes with one statement
  */
 @ConfigurationProperties("inventory.events")
 public record StockEventSettings(String topic, int batch, Duration retryBackoff, Duration sweepInterval,
-                                 Duration claimAfter, int maxRedeliveries) {
+                                 Duration claimAfter, int maxRedeliveries, @DefaultValue("32") int ledgerBatchSize) {
 
     public StockEventSettings {
         if (batch < 1 || batch > 256) {
             throw new IllegalArgumentException("inventory.events.batch must be from 1 to 256, was " + batch);
+        }
+        if (ledgerBatchSize < 1 || ledgerBatchSize > 1000) {
+            throw new IllegalArgumentException("inventory.events.ledger-batch-size must be from 1 to 1000, was "
+                    + ledgerBatchSize);
         }
     }
 }

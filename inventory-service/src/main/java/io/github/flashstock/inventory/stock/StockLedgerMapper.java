@@ -144,4 +144,15 @@ public interface StockLedgerMapper {
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND store = 'MYSQL'"
             + " AND state = #{state}")
     long reserveUnits(@Param("skuId") String skuId, @Param("state") String state);
+
+    /**
+     * The TRIED rows of many Tries' events in one statement (one commit in autocommit). A row whose (xid, reservation,
+     * SKU) exists already, in whatever state, is left as it is, and so is the second of two lines with the same key.
+     * At least one line; the rows are written in the lines' order, so concurrent callers that sort their lines by
+     * key take the rows' locks in one order. @return rows written; fewer than the lines when some existed
+     */
+    @Insert({"<script>INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store,"
+            + " user_id) VALUES <foreach collection='events' item='e' separator=','>(#{e.xid}, #{e.reservationId},"
+            + " #{e.branchId}, #{e.skuId}, #{e.quantity}, 'TRIED', #{e.store}, #{e.userId})</foreach>", "</script>"})
+    int insertTriedEvents(@Param("events") java.util.List<TriedEvent> events);
 }
