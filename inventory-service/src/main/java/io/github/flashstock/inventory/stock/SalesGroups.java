@@ -4,6 +4,7 @@ import io.github.flashstock.support.Coalescer;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,6 +43,10 @@ class SalesGroups implements DisposableBean {
         /** Not taken by the group: the caller records it alone, on the general path. */
         ALONE
     }
+
+    /** The ledger's unique key, (xid, reservation, SKU). */
+    private static final Comparator<Sale> KEY_ORDER = Comparator.comparing(Sale::xid)
+            .thenComparing(Sale::reservationId).thenComparing(Sale::skuId);
 
     private final SalesGroupMapper groups;
     private final SkuStockMapper skus;
@@ -112,9 +117,13 @@ class SalesGroups implements DisposableBean {
         });
     }
 
-    /** Inserts the missing rows and moves the TRIED ones; every count must be the one expected. */
+    /**
+     * Inserts the missing rows, in the ledger's key order (the order the ledger consumer writes its rows in), and
+     * moves the TRIED ones; every count must be the one expected.
+     */
     private void write(Group group, String state) {
-        if (!group.inserts().isEmpty() && groups.insertEnded(group.inserts(), state) != group.inserts().size()) {
+        List<Sale> inserts = group.inserts().stream().sorted(KEY_ORDER).toList();
+        if (!inserts.isEmpty() && groups.insertEnded(inserts, state) != inserts.size()) {
             throw new IllegalStateException("a ledger row of the group appeared after the group's lock");
         }
         if (!group.advances().isEmpty() && groups.advance(group.advances(), state) != group.advances().size()) {
