@@ -40,6 +40,13 @@ public enum Drill {
     /** The only inventory instance dies: no Try can succeed until it is back. */
     INVENTORY_KILL_ONLY("inventory-kill-only", "the only inventory-service instance kill -9, back after 3 s", 1, 1,
             null),
+    /**
+     * The only inventory instance dies while Confirms are being coalesced (some wait for a shared call of
+     * {@code confirm.lua}, others are in a group's MySQL transaction): the coordinator retries each Confirm that
+     * did not answer once the instance is back, and each ends once, in Redis and in MySQL.
+     */
+    INVENTORY_KILL_MID_CONFIRM("inventory-kill-mid-confirm", "the only inventory-service instance kill -9 while"
+            + " Confirms are coalesced, back after 3 s", 1, 1, null),
     /** The coordinator dies (its sessions in files) and comes back 3 s later. */
     TC_KILL("tc-kill", "Seata TC kill -9 (file store), back after 3 s", 1, 1, "file"),
     /** Redis dies and restarts from its append-only file. */

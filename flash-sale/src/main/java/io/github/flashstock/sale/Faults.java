@@ -16,6 +16,7 @@ final class Faults {
         return switch (drill) {
             case ORDER_KILL -> new OrderDemoKill();
             case INVENTORY_KILL_ONE, INVENTORY_KILL_ONLY -> new InventoryKill();
+            case INVENTORY_KILL_MID_CONFIRM -> new ConfirmGroupKill();
             case BROKER_KILL -> new BrokerKill();
             case REDIS_SPLIT -> new RedisSplit();
             case TC_KILL, TC_KILL_DB -> new ServerKill(Component.SEATA);

@@ -244,6 +244,36 @@ public final class InventoryApi {
                 .expect(200).as(Handover[].class));
     }
 
+    /**
+     * {@code GET /actuator/metrics/{name}} with one tag ({@code key:value}), or none when {@code tag} is null: the
+     * meter's first measurement (a gauge's value, a counter's count), or empty when the service has no such meter.
+     */
+    public java.util.OptionalDouble metric(String name, String tag) {
+        ServiceHttp.Reply reply = admin("/actuator/metrics/" + name + (tag == null ? "" : "?tag=" + tag), "GET", null,
+                readTimeout);
+        if (reply.status() == 404) {
+            return java.util.OptionalDouble.empty();
+        }
+        JsonNode measurements = reply.expect(200).as(JsonNode.class).path("measurements");
+        return measurements.isEmpty() ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(measurements.get(0).path("value").asDouble());
+    }
+
+    /** As {@link #metric}, the measurement of one statistic ({@code COUNT}, {@code TOTAL}, {@code MAX}, {@code VALUE}). */
+    public java.util.OptionalDouble metricStatistic(String name, String tag, String statistic) {
+        ServiceHttp.Reply reply = admin("/actuator/metrics/" + name + (tag == null ? "" : "?tag=" + tag), "GET", null,
+                readTimeout);
+        if (reply.status() == 404) {
+            return java.util.OptionalDouble.empty();
+        }
+        for (JsonNode m : reply.expect(200).as(JsonNode.class).path("measurements")) {
+            if (statistic.equals(m.path("statistic").asText())) {
+                return java.util.OptionalDouble.of(m.path("value").asDouble());
+            }
+        }
+        return java.util.OptionalDouble.empty();
+    }
+
     // ---- plumbing -----------------------------------------------------------------------------------------------
 
     private ServiceHttp.Reply admin(String path, String method, Object body, Duration timeout) {

@@ -55,13 +55,16 @@ class OutcomeDecodingTest {
             assertThat(PhaseOutcome.decode(script, List.of(2L, 0L))).isEqualTo(new PhaseOutcome.NoRecord());
             assertThat(PhaseOutcome.decode(script, List.of(3L, 3L))).isEqualTo(new PhaseOutcome.EndedOtherwise(3));
             assertThat(PhaseOutcome.decode(script, List.of(4L, 3L))).isEqualTo(new PhaseOutcome.HeldInMysql(3));
-            assertThatThrownBy(() -> PhaseOutcome.decode(script, List.of(9L, 0L)))
+            // FAILED: the script raised an error for this reservation; the phase fails, no outcome
+            assertThatThrownBy(() -> PhaseOutcome.decode(script, List.of(5L, 0L)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining(script).hasMessageContaining("failed");
+            assertThatThrownBy(() -> PhaseOutcome.decode(script, List.of(10L, 0L)))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining(script);
         }
         // the Confirm's own four, for a reservation it finds no record of, or the refusal of
-        assertThat(PhaseOutcome.decode("confirm.lua", List.of(5L, 3L))).isEqualTo(new PhaseOutcome.TakenUnrecorded(3));
-        assertThat(PhaseOutcome.decode("confirm.lua", List.of(6L, 3L))).isEqualTo(new PhaseOutcome.Oversold(3));
-        assertThat(PhaseOutcome.decode("confirm.lua", List.of(7L, 0L))).isEqualTo(new PhaseOutcome.Unrecorded());
-        assertThat(PhaseOutcome.decode("confirm.lua", List.of(8L, 0L))).isEqualTo(new PhaseOutcome.Refused());
+        assertThat(PhaseOutcome.decode("confirm.lua", List.of(6L, 3L))).isEqualTo(new PhaseOutcome.TakenUnrecorded(3));
+        assertThat(PhaseOutcome.decode("confirm.lua", List.of(7L, 3L))).isEqualTo(new PhaseOutcome.Oversold(3));
+        assertThat(PhaseOutcome.decode("confirm.lua", List.of(8L, 0L))).isEqualTo(new PhaseOutcome.Unrecorded());
+        assertThat(PhaseOutcome.decode("confirm.lua", List.of(9L, 0L))).isEqualTo(new PhaseOutcome.Refused());
     }
 }
