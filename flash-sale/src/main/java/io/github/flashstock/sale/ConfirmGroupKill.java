@@ -34,13 +34,14 @@ final class ConfirmGroupKill implements Fault {
             }
             ServiceProcess.sleep(Duration.ofMillis(5));
         }
-        double largest = api.metricStatistic("inventory.phase.batch.size", "phase:confirm", "MAX").orElse(0);
+        double calls = api.metricStatistic("inventory.phase.batch.size", "phase:confirm", "COUNT").orElse(0);
+        double confirms = api.metricStatistic("inventory.phase.batch.size", "phase:confirm", "TOTAL").orElse(0);
         long pid = victim.pid();
         Instant at = Instant.now();
         victim.kill();
         return new Hit(at, victim.name() + " (PID " + pid + ") killed " + (waiting > 0
-                ? "with " + (long) waiting + " Confirm(s) waiting for a coalesced call (largest call so far "
-                        + (long) largest + ")"
+                ? "with " + (long) waiting + " Confirm(s) waiting for a coalesced call (so far "
+                        + String.format("%.1f", confirms / Math.max(1, calls)) + " Confirms per call)"
                 : "after " + WATCH.toSeconds() + " s without a Confirm waiting for a coalesced call"));
     }
 
