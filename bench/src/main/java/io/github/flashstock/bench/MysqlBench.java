@@ -1,5 +1,7 @@
 package io.github.flashstock.bench;
 
+import com.baomidou.mybatisplus.core.MybatisConfiguration;
+import com.baomidou.mybatisplus.spring.MybatisSqlSessionFactoryBean;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
@@ -20,15 +22,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ibatis.session.Configuration;
-import org.mybatis.spring.SqlSessionFactoryBean;
 import org.mybatis.spring.SqlSessionTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * The service's MySQL store in-process, as the Try path runs it while Redis cannot take Tries:
- * {@link MysqlReservations} over MyBatis, Spring's transactions and HikariCP, with the service's settings (READ
+ * {@link MysqlReservations} over MyBatis-Plus, Spring's transactions and HikariCP, with the service's settings (READ
  * COMMITTED connections, one pool connection per caller), against the devstack's MariaDB. Each run takes a SKU of
  * its own whose whole stock is in its allotment, and removes it and its ledger rows afterwards.
  */
@@ -46,11 +46,12 @@ final class MysqlBench implements AutoCloseable {
         dataSource.setMaximumPoolSize(connections);
         dataSource.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         dataSource.addDataSourceProperty("allowMultiQueries", "true");
-        Configuration mybatis = new Configuration();
+        // MyBatis-Plus's configuration, as in the service: the mappers' BaseMapper statements (SkuStockMapper.find)
+        MybatisConfiguration mybatis = new MybatisConfiguration();
         mybatis.setMapUnderscoreToCamelCase(true);
         mybatis.addMapper(SkuStockMapper.class);
         mybatis.addMapper(StockLedgerMapper.class);
-        SqlSessionFactoryBean factory = new SqlSessionFactoryBean();
+        MybatisSqlSessionFactoryBean factory = new MybatisSqlSessionFactoryBean();
         factory.setDataSource(dataSource);
         factory.setConfiguration(mybatis);
         SqlSessionTemplate sessions = new SqlSessionTemplate(factory.getObject());

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -238,10 +237,20 @@ public final class InventoryApi {
     private record HandoverRequest(String direction, long units) {
     }
 
-    /** {@code GET /admin/skus/{id}/handovers}: the last {@code limit} (1 to 500), newest first. */
-    public List<Handover> handovers(String skuId, int limit) {
-        return Arrays.asList(admin("/admin/skus/" + skuId + "/handovers?limit=" + limit, "GET", null, readTimeout)
-                .expect(200).as(Handover[].class));
+    /** One page of an admin listing: its items, which page (from 1) of what size, and the listing's total. */
+    public record Listing<T>(List<T> items, long page, long size, long total) {
+    }
+
+    private record HandoverListing(List<Handover> items, long page, long size, long total) {
+    }
+
+    /**
+     * {@code GET /admin/skus/{id}/handovers}: page {@code page} (from 1) of {@code size} (1 to 500), newest first.
+     */
+    public Listing<Handover> handovers(String skuId, int page, int size) {
+        HandoverListing listing = admin("/admin/skus/" + skuId + "/handovers?page=" + page + "&size=" + size, "GET",
+                null, readTimeout).expect(200).as(HandoverListing.class);
+        return new Listing<>(listing.items(), listing.page(), listing.size(), listing.total());
     }
 
     /**

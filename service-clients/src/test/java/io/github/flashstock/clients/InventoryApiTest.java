@@ -151,6 +151,27 @@ class InventoryApiTest {
     }
 
     @Test
+    void readsAPageOfHandovers() {
+        service.answer(200, "{\"items\":[{\"operationId\":\"h-1\",\"skuId\":\"s\",\"direction\":\"TO_REDIS\","
+                + "\"units\":5,\"moved\":5,\"state\":\"DONE\",\"reason\":\"operator\","
+                + "\"createdAt\":\"2026-12-03T10:00:00Z\",\"updatedAt\":\"2026-12-03T10:00:01Z\"}],"
+                + "\"page\":2,\"size\":1,\"total\":3}");
+
+        InventoryApi.Listing<InventoryApi.Handover> listing = api.handovers("s", 2, 1);
+
+        assertThat(service.last().method()).isEqualTo("GET");
+        assertThat(service.last().path()).isEqualTo("/admin/skus/s/handovers?page=2&size=1");
+        assertThat(listing.page()).isEqualTo(2);
+        assertThat(listing.size()).isEqualTo(1);
+        assertThat(listing.total()).isEqualTo(3);
+        assertThat(listing.items()).singleElement().satisfies(h -> {
+            assertThat(h.operationId()).isEqualTo("h-1");
+            assertThat(h.moved()).isEqualTo(5L);
+            assertThat(h.createdAt()).isEqualTo(NOW);
+        });
+    }
+
+    @Test
     void readsAReconciliationReportWithItsFindingsFactsAsTheyCame() {
         service.answer(201, "{\"runId\":\"r-1\",\"startedAt\":\"2026-12-03T10:00:00Z\","
                 + "\"finishedAt\":\"2026-12-03T10:00:02Z\",\"skusChecked\":3,\"findings\":[{\"kind\":"

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.allotment;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.stock.RebuildNeeded;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
@@ -186,9 +187,9 @@ public class StockHandover {
         return handovers.pendingOf(skuId);
     }
 
-    /** The SKU's last handovers, newest first: the audit trail. */
-    public List<HandoverRow> history(String skuId, int limit) {
-        return handovers.lastOf(skuId, limit);
+    /** One page ({@code page} from 1) of the SKU's handovers, newest first: the audit trail. */
+    public IPage<HandoverRow> history(String skuId, long page, long size) {
+        return handovers.newestOf(skuId, page, size);
     }
 
     /**

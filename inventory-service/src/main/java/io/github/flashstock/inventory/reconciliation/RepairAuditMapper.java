@@ -1,22 +1,29 @@
 package io.github.flashstock.inventory.reconciliation;
 
-import java.util.List;
-import java.util.Map;
-import org.apache.ibatis.annotations.Insert;
+import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import com.baomidou.mybatisplus.core.toolkit.Wrappers;
+import com.baomidou.mybatisplus.extension.plugins.pagination.Page;
 import org.apache.ibatis.annotations.Mapper;
-import org.apache.ibatis.annotations.Param;
-import org.apache.ibatis.annotations.Select;
 
+/** {@code repair_audit}, through {@link BaseMapper} alone: entries are written whole and read page by page. */
 @Mapper
-interface RepairAuditMapper {
+interface RepairAuditMapper extends BaseMapper<RepairAuditEntry> {
 
-    @Insert("INSERT INTO repair_audit (action, sku_id, xid, reservation_key, detail, actor) "
-            + "VALUES (#{action}, #{skuId}, #{xid}, #{reservationId}, #{detail}, #{actor})")
-    int record(@Param("action") String action, @Param("skuId") String skuId, @Param("xid") String xid,
-               @Param("reservationId") String reservationId, @Param("detail") String detail,
-               @Param("actor") String actor);
+    default int record(String action, String skuId, String xid, String reservationId, String detail, String actor) {
+        RepairAuditEntry entry = new RepairAuditEntry();
+        entry.setAction(action);
+        entry.setSkuId(skuId);
+        entry.setXid(xid);
+        entry.setReservationKey(reservationId);
+        entry.setDetail(detail);
+        entry.setActor(actor);
+        return insert(entry);
+    }
 
-    @Select("SELECT action, sku_id, xid, reservation_key, detail, actor, created_at FROM repair_audit "
-            + "WHERE sku_id = #{skuId} ORDER BY id")
-    List<Map<String, Object>> of(@Param("skuId") String skuId);
+    /** One page ({@code page} from 1) of the SKU's entries, oldest first. */
+    default IPage<RepairAuditEntry> of(String skuId, long page, long size) {
+        return selectPage(new Page<>(page, size), Wrappers.<RepairAuditEntry>lambdaQuery()
+                .eq(RepairAuditEntry::getSkuId, skuId).orderByAsc(RepairAuditEntry::getId));
+    }
 }

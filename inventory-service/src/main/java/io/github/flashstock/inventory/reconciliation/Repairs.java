@@ -1,13 +1,12 @@
 package io.github.flashstock.inventory.reconciliation;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.SalesRecord;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -76,7 +75,8 @@ public class Repairs {
         return new Result(true, detail);
     }
 
-    public List<Map<String, Object>> auditOf(String skuId) {
-        return audit.of(skuId);
+    /** One page ({@code page} from 1) of the repairs run on the SKU, oldest first. */
+    public IPage<RepairAuditEntry> auditOf(String skuId, long page, long size) {
+        return audit.of(skuId, page, size);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.stock;
 
+import com.baomidou.mybatisplus.core.mapper.BaseMapper;
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
@@ -7,8 +8,12 @@ import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
+/**
+ * {@code sku_stock} (and {@code restock_operation}). A row read whole by its key goes through {@link BaseMapper}
+ * ({@link #find}); every write is a conditional statement of its own, kept as SQL (docs/design.md, "MySQL access").
+ */
 @Mapper
-public interface SkuStockMapper {
+public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
 
     /** @return 1 when created, 0 when the SKU already existed (nothing changed) */
     default int create(String skuId, long stocked, Integer limit) {
@@ -36,10 +41,10 @@ public interface SkuStockMapper {
             "</script>"})
     List<SkuStockRow> reserveRows(@Param("all") boolean all, @Param("named") java.util.Collection<String> named);
 
-    @Select("SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
-            + " per_user_limit, version"
-            + " FROM sku_stock WHERE sku_id = #{skuId}")
-    SkuStockRow find(@Param("skuId") String skuId);
+    /** The SKU's row; null for an unknown SKU. */
+    default SkuStockRow find(String skuId) {
+        return selectById(skuId);
+    }
 
     /** The SKUs whose MySQL store holds open reservations or has sold: its counts to check against its ledger rows. */
     @Select("SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"

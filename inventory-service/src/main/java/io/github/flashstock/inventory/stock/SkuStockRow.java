@@ -1,13 +1,21 @@
 package io.github.flashstock.inventory.stock;
 
+import com.baomidou.mybatisplus.annotation.IdType;
+import com.baomidou.mybatisplus.annotation.TableId;
+import com.baomidou.mybatisplus.annotation.TableName;
+
 /**
  * One {@code sku_stock} row, in the words both stores share: {@code stocked} units ever stocked, {@code sold} by
  * Confirms (on either path), {@code reserved} by open Tries on the MySQL store; {@code perUserLimit} null for none.
  * The allotment: {@code allotmentAvailable} units only the MySQL store may take, {@code allotmentIncoming} units a
  * handover is moving there from Redis, {@code allotmentSold} units it sold (part of {@code sold}). Redis holds the
  * rest ({@link #redisAvailable()}, {@link #redisSold()}).
+ * <p>
+ * The entity of {@link SkuStockMapper}'s {@code BaseMapper}: MyBatis builds it through its constructor, the columns in
+ * the order of its components (the key first).
  */
-public record SkuStockRow(String skuId, long stocked, long sold, long reserved, long allotmentAvailable,
+@TableName("sku_stock")
+public record SkuStockRow(@TableId(value = "sku_id", type = IdType.INPUT) String skuId, long stocked, long sold, long reserved, long allotmentAvailable,
                           long allotmentIncoming, long allotmentSold, Integer perUserLimit, long version) {
 
     /** {@code stocked - sold - reserved}: units either store may still sell; never negative (the table checks it). */

@@ -105,11 +105,46 @@ class StockHandoverIT extends InventoryITSupport {
         assertThat(stock.at("/mysql/allotment/available").asLong()).isEqualTo(20);
 
         // the audit trail, newest first
-        ResponseEntity<JsonNode> history = http.exchange("/admin/skus/" + sku + "/handovers", HttpMethod.GET,
-                new HttpEntity<>(adminHeaders()), JsonNode.class);
-        assertThat(history.getBody()).hasSize(2);
-        assertThat(history.getBody().get(0).path("direction").asText()).isEqualTo("TO_REDIS");
-        assertThat(history.getBody().get(1).path("reason").asText()).isEqualTo("operator");
+        ResponseEntity<JsonNode> history = history(sku, "");
+        assertThat(history.getBody().path("total").asLong()).isEqualTo(2);
+        assertThat(history.getBody().path("items")).hasSize(2);
+        assertThat(history.getBody().path("items").get(0).path("direction").asText()).isEqualTo("TO_REDIS");
+        assertThat(history.getBody().path("items").get(1).path("reason").asText()).isEqualTo("operator");
+        assertAgree(sku, 100);
+    }
+
+    @Test
+    void theAuditTrailComesAPageAtATimeAndABadPageIsRefused() {
+        String sku = inventory.skuWith(100, null, 1);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String key = "op-page-" + i + "-" + sku;
+            assertThat(handOver(sku, "TO_MYSQL", 1, key).getStatusCode().value()).isEqualTo(200);
+            keys.add(key);
+        }
+
+        List<String> seen = new ArrayList<>();
+        for (int page = 1; page <= 3; page++) {
+            JsonNode listing = history(sku, "?page=" + page + "&size=2").getBody();
+            assertThat(listing.path("page").asLong()).isEqualTo(page);
+            assertThat(listing.path("size").asLong()).isEqualTo(2);
+            assertThat(listing.path("total").asLong()).isEqualTo(5);
+            assertThat(listing.path("items")).hasSize(page < 3 ? 2 : 1);
+            listing.path("items").forEach(item -> seen.add(item.path("operationId").asText()));
+        }
+        assertThat(seen).as("every handover once, across the pages").containsExactlyInAnyOrderElementsOf(keys);
+        JsonNode past = history(sku, "?page=4&size=2").getBody();
+        assertThat(past.path("items")).isEmpty();
+        assertThat(past.path("total").asLong()).isEqualTo(5);
+        assertThat(history(sku, "?size=500").getBody().path("items")).hasSize(5);
+
+        for (String bad : List.of("?page=0", "?size=0", "?size=501", "?page=abc", "?size=2.5", "?limit=10")) {
+            ResponseEntity<JsonNode> refused = history(sku, bad);
+            assertThat(refused.getStatusCode().value()).as(bad).isEqualTo(400);
+            assertThat(refused.getBody().path("type").asText()).as(bad)
+                    .isEqualTo("urn:flashstock:problem:invalid-request");
+        }
+        assertThat(handovers.lastOf(sku, 10)).hasSize(5);
         assertAgree(sku, 100);
     }
 
@@ -251,6 +286,11 @@ class StockHandoverIT extends InventoryITSupport {
         assertThat(stock.at("/redis/available").asLong()).isNotNegative();
         assertThat(reserve).isNotNegative();
         assertThat(reconciler.check(sku)).as("%s", stock).isEmpty();
+    }
+
+    private ResponseEntity<JsonNode> history(String sku, String query) {
+        return http.exchange("/admin/skus/" + sku + "/handovers" + query, HttpMethod.GET,
+                new HttpEntity<>(adminHeaders()), JsonNode.class);
     }
 
     private ResponseEntity<JsonNode> handOver(String sku, String direction, long units, String key) {

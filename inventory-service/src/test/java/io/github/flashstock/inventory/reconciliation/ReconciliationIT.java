@@ -171,8 +171,10 @@ class ReconciliationIT extends InventoryITSupport {
         for (String[] expected : new String[][] {{edited, "RELOAD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
             JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
                     new HttpEntity<>(null, admin()), JsonNode.class).getBody();
-            assertThat(audit).hasSize(1);
-            assertThat(audit.get(0).path("action").asText()).isEqualTo(expected[1]);
+            assertThat(audit.path("total").asLong()).isEqualTo(1);
+            assertThat(audit.path("items")).hasSize(1);
+            assertThat(audit.path("items").get(0).path("action").asText()).isEqualTo(expected[1]);
+            assertThat(audit.path("items").get(0).path("sku_id").asText()).isEqualTo(expected[0]);
         }
     }
 

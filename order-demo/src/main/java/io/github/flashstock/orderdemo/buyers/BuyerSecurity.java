@@ -40,9 +40,10 @@ import tools.jackson.databind.json.JsonMapper;
  * a user id ({@link BuyerTokenValidator}); that subject is the {@link Buyer}. A missing or refused token is 401 with
  * {@code WWW-Authenticate} and a problem document ({@link BuyerTokenRefusal}), before any order code runs.
  * <p>
- * Management endpoints, the API docs and error pages need no buyer token: reads are open, as before, and writes to
- * management endpoints need the admin token ({@code AdminGuard}, which runs before this). A bearer token
- * sent there is never read as a buyer token. No sessions and no CSRF protection: every request carries its own
+ * Management endpoints, the API docs, error pages and {@code /admin/**} need no buyer token: reads of management
+ * endpoints are open; writes to them need the admin token ({@code AdminGuard}, which runs before this), and
+ * so does everything under {@code /admin} ({@code AdminOnly}, see {@link #adminPaths}). A bearer token sent there is never read as a buyer
+ * token. No sessions and no CSRF protection: every request carries its own
  * credentials in a header, none in a cookie.
  * <p>
  * Without a key or an issuer the service does not start.
@@ -68,6 +69,21 @@ public class BuyerSecurity implements WebMvcConfigurer {
         return stateless(http)
                 .securityMatcher(management, management + "/**", "/v3/api-docs", "/v3/api-docs/**",
                         "/swagger-ui.html", "/swagger-ui/**", "/error")
+                .authorizeHttpRequests(paths -> paths.anyRequest().permitAll())
+                .build();
+    }
+
+    /**
+     * {@code /admin/**}: no buyer token; the admin token instead, which {@code AdminGuard} tells and {@code AdminOnly}
+     * requires. Spring Security's request wrapper is left out here: it would answer {@code isUserInRole} from its own
+     * authentication (none on these paths) instead of from the admin {@code AdminGuard} found.
+     */
+    @Bean
+    @Order(0)
+    SecurityFilterChain adminPaths(HttpSecurity http) throws Exception {
+        return stateless(http)
+                .securityMatcher("/admin", "/admin/**")
+                .servletApi(AbstractHttpConfigurer::disable)
                 .authorizeHttpRequests(paths -> paths.anyRequest().permitAll())
                 .build();
     }

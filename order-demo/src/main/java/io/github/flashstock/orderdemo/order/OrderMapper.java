@@ -1,5 +1,9 @@
 package io.github.flashstock.orderdemo.order;
 
+import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import com.baomidou.mybatisplus.core.toolkit.Wrappers;
+import com.baomidou.mybatisplus.extension.plugins.pagination.Page;
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
@@ -7,15 +11,21 @@ import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
+/**
+ * {@code orders} and {@code order_line}. An order's row is written and read whole through {@link BaseMapper}; the
+ * phase's conditional move ({@link #finish}) and the lines stay SQL (docs/design.md, "MySQL access").
+ */
 @Mapper
-interface OrderMapper {
+interface OrderMapper extends BaseMapper<OrderRow> {
 
-    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'PENDING', #{xid})")
-    int insertPending(@Param("orderId") String orderId, @Param("userId") String userId, @Param("xid") String xid);
+    default int insertPending(String orderId, String userId, String xid) {
+        return insert(new OrderRow(orderId, userId, OrderStatus.PENDING.name(), xid, null, null));
+    }
 
     /** An order refused before any global transaction was opened for it: CANCELLED from the start, no xid. */
-    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'CANCELLED', NULL)")
-    int insertRefused(@Param("orderId") String orderId, @Param("userId") String userId);
+    default int insertRefused(String orderId, String userId) {
+        return insert(new OrderRow(orderId, userId, OrderStatus.CANCELLED.name(), null, null, null));
+    }
 
     @Insert("INSERT INTO order_line (order_id, line_no, sku_id, quantity) "
             + "VALUES (#{orderId}, #{lineNo}, #{skuId}, #{quantity})")
@@ -29,8 +39,19 @@ interface OrderMapper {
     @Update("UPDATE orders SET status = #{to} WHERE order_id = #{orderId} AND xid = #{xid} AND status = 'PENDING'")
     int finish(@Param("orderId") String orderId, @Param("xid") String xid, @Param("to") String to);
 
-    @Select("SELECT order_id, user_id, status, xid, created_at, updated_at FROM orders WHERE order_id = #{orderId}")
-    OrderRow find(@Param("orderId") String orderId);
+    /** The order's row; null when there is none. */
+    default OrderRow find(String orderId) {
+        return selectById(orderId);
+    }
+
+    /**
+     * One page ({@code page} from 1) of the orders, of one status or (null) every status, newest first. Columns by
+     * name: MyBatis-Plus's lambda conditions read JavaBean getters, which a record does not have.
+     */
+    default IPage<OrderRow> newest(String status, long page, long size) {
+        return selectPage(new Page<>(page, size), Wrappers.<OrderRow>query().eq(status != null, "status", status)
+                .orderByDesc("created_at").orderByAsc("order_id"));
+    }
 
     @Select("SELECT status FROM orders WHERE order_id = #{orderId}")
     String status(@Param("orderId") String orderId);

@@ -1,5 +1,6 @@
 package io.github.flashstock.orderdemo.order;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -25,6 +26,14 @@ public class ReadingOrders {
     /** The order if it exists; empty when it was never written (or its writing was rolled back with it). */
     public Optional<Order> findIfAny(String orderId) {
         return Optional.ofNullable(orders.find(orderId)).map(this::withLines);
+    }
+
+    /**
+     * One page ({@code page} from 1) of the orders, newest first, of one status or (null) all; the rows alone,
+     * without their lines.
+     */
+    public IPage<OrderRow> page(OrderStatus status, long page, long size) {
+        return orders.newest(status == null ? null : status.name(), page, size);
     }
 
     /** @throws UnknownOrder when there is none */

@@ -41,6 +41,6 @@ class BuyerSecurityTest {
         service.withPropertyValues("orders.buyers.issuer=" + BuyerTokenFixtures.ISSUER,
                         "spring.security.oauth2.resourceserver.jwt.public-key-location="
                                 + BuyerTokenFixtures.publicKeyLocation())
-                .run(context -> assertThat(context).hasNotFailed().getBeans(SecurityFilterChain.class).hasSize(2));
+                .run(context -> assertThat(context).hasNotFailed().getBeans(SecurityFilterChain.class).hasSize(3));
     }
 }

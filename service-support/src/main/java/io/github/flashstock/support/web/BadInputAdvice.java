@@ -3,6 +3,7 @@ package io.github.flashstock.support.web;
 import java.net.URI;
 import java.util.List;
 import org.apache.tomcat.util.http.InvalidParameterException;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -49,6 +50,23 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
         }
         return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "malformed-request",
                 "Malformed request", "the body is not valid JSON of the expected shape (or a number is out of range)"));
+    }
+
+    /**
+     * A query parameter (or header, or path part) that cannot be read as its type: 400 {@code invalid-request} naming
+     * it, as for a value out of range. For a number, {@code page=abc} is "not a whole number" and {@code page=99999999999}
+     * "out of range".
+     */
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException e, HttpHeaders headers,
+                                                        HttpStatusCode status, WebRequest request) {
+        String name = e.getPropertyName() == null ? "a parameter" : e.getPropertyName();
+        Class<?> type = e.getRequiredType();
+        if (type != null && (Number.class.isAssignableFrom(type) || type == int.class || type == long.class)) {
+            boolean digits = e.getValue() instanceof String text && text.trim().matches("[+-]?\\d+");
+            return invalidRequest(List.of(name + (digits ? ": out of range" : ": must be a whole number")));
+        }
+        return invalidRequest(List.of(name + ": not a valid value"));
     }
 
     /**

@@ -1,17 +1,20 @@
 package io.github.flashstock.inventory.allotment.web;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
 import io.github.flashstock.inventory.allotment.HandoverRow;
 import io.github.flashstock.inventory.allotment.StockHandover;
 import io.github.flashstock.inventory.catalog.web.AdminController;
 import io.github.flashstock.inventory.stock.web.Problems;
+import io.github.flashstock.support.web.Paging;
+import io.github.flashstock.support.web.Paging.Listing;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Null;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
-import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -86,10 +89,21 @@ class HandoverController {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));
     }
 
-    /** The SKU's last handovers, newest first (at most {@code limit}, 1 to 500). */
+    /**
+     * The SKU's handovers, newest first, a page at a time ({@link Paging}): the items with {@code page}, {@code size}
+     * and {@code total}. {@code limit} is refused (400) rather than ignored: it asked for the last N, which is
+     * {@code size} now.
+     */
     @GetMapping("/{skuId}/handovers")
-    List<HandoverRow> history(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
-                              @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
-        return handover.history(skuId, limit);
+    Listing<HandoverRow> history(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
+                                 @RequestParam(defaultValue = Paging.DEFAULT_PAGE)
+                                 @Min(value = 1, message = Paging.PAGE_RULE) int page,
+                                 @RequestParam(defaultValue = Paging.DEFAULT_SIZE_TEXT)
+                                 @Min(value = 1, message = Paging.SIZE_RULE)
+                                 @Max(value = Paging.MAX_SIZE, message = Paging.SIZE_RULE) int size,
+                                 @RequestParam(required = false)
+                                 @Null(message = "limit: use page and size") String limit) {
+        IPage<HandoverRow> rows = handover.history(skuId, page, size);
+        return new Listing<>(rows.getRecords(), rows.getCurrent(), rows.getSize(), rows.getTotal());
     }
 }

@@ -1,17 +1,25 @@
 package io.github.flashstock.inventory.reconciliation.web;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
+import io.github.flashstock.inventory.reconciliation.RepairAuditEntry;
 import io.github.flashstock.inventory.reconciliation.Repairs;
 import io.github.flashstock.inventory.stock.StockKeys;
+import io.github.flashstock.support.web.Paging;
+import io.github.flashstock.support.web.Paging.Listing;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Null;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.security.Principal;
-import java.util.List;
+import java.time.Instant;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -22,6 +30,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Reconciliation runs and repairs; under {@code /admin}, so the admin token guards them. */
@@ -86,9 +95,32 @@ class ReconciliationController {
                 RepairActor.of(caller, note)), "release-refused");
     }
 
+    /**
+     * One entry of the audit as it is answered: the table's column names, a field without a value left out (a
+     * reload has no {@code xid} nor {@code reservation_key}).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record AuditEntry(String action, @JsonProperty("sku_id") String skuId, String xid,
+                      @JsonProperty("reservation_key") String reservationKey, String detail, String actor,
+                      @JsonProperty("created_at") Instant createdAt) {
+
+        static AuditEntry of(RepairAuditEntry e) {
+            return new AuditEntry(e.getAction(), e.getSkuId(), e.getXid(), e.getReservationKey(), e.getDetail(),
+                    e.getActor(), e.getCreatedAt());
+        }
+    }
+
+    /** The repairs run on the SKU, oldest first, a page at a time ({@link Paging}). */
     @GetMapping("/skus/{skuId}/audit")
-    List<Map<String, Object>> audit(@PathVariable @Pattern(regexp = ID) String skuId) {
-        return repairs.auditOf(skuId);
+    Listing<AuditEntry> audit(@PathVariable @Pattern(regexp = ID) String skuId,
+                              @RequestParam(defaultValue = Paging.DEFAULT_PAGE)
+                              @Min(value = 1, message = Paging.PAGE_RULE) int page,
+                              @RequestParam(defaultValue = Paging.DEFAULT_SIZE_TEXT)
+                              @Min(value = 1, message = Paging.SIZE_RULE)
+                              @Max(value = Paging.MAX_SIZE, message = Paging.SIZE_RULE) int size) {
+        IPage<RepairAuditEntry> entries = repairs.auditOf(skuId, page, size);
+        return new Listing<>(entries.getRecords().stream().map(AuditEntry::of).toList(), entries.getCurrent(),
+                entries.getSize(), entries.getTotal());
     }
 
     private static ResponseEntity<?> answer(Repairs.Result result, String refusal) {
