@@ -4,14 +4,17 @@ import com.baomidou.mybatisplus.core.MybatisConfiguration;
 import com.baomidou.mybatisplus.spring.MybatisSqlSessionFactoryBean;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.mysqlstore.MysqlReservations;
+import io.github.flashstock.inventory.mysqlstore.MysqlStoreCoalescing;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
-import io.github.flashstock.inventory.allotment.AllotmentLevels;
-import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.StockLine;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,16 +32,23 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 /**
  * The service's MySQL store in-process, as the Try path runs it while Redis cannot take Tries:
  * {@link MysqlReservations} over MyBatis-Plus, Spring's transactions and HikariCP, with the service's settings (READ
- * COMMITTED connections, one pool connection per caller), against the devstack's MariaDB. Each run takes a SKU of
- * its own whose whole stock is in its allotment, and removes it and its ledger rows afterwards.
+ * COMMITTED connections, one pool connection per caller, the Tries of one SKU coalesced as
+ * {@code inventory.mysql-store.coalescing}'s defaults gather them), against the devstack's MariaDB. Each run takes a
+ * SKU of its own whose whole stock is in its allotment, and removes it and its ledger rows afterwards.
  */
 final class MysqlBench implements AutoCloseable {
 
     private final HikariDataSource dataSource;
     private final MysqlReservations store;
     private final JdbcTemplate jdbc;
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private volatile double lastMeanBatch;
 
     MysqlBench(Endpoints e, int connections) throws Exception {
+        this(e, connections, new MysqlStoreCoalescing(32, 2, Duration.ofSeconds(3)));
+    }
+
+    MysqlBench(Endpoints e, int connections, MysqlStoreCoalescing coalescing) throws Exception {
         dataSource = new HikariDataSource();
         dataSource.setJdbcUrl(e.jdbcUrl("inventory"));
         dataSource.setUsername(e.dbUser("inventory"));
@@ -57,7 +67,7 @@ final class MysqlBench implements AutoCloseable {
         SqlSessionTemplate sessions = new SqlSessionTemplate(factory.getObject());
         store = new MysqlReservations(sessions.getMapper(SkuStockMapper.class),
                 sessions.getMapper(StockLedgerMapper.class), new DataSourceTransactionManager(dataSource), dataSource,
-                new AllotmentLevels(new SimpleMeterRegistry()));
+                new AllotmentLevels(meters), coalescing, meters);
         store.afterPropertiesSet();
         jdbc = new JdbcTemplate(dataSource);
     }
@@ -71,6 +81,9 @@ final class MysqlBench implements AutoCloseable {
         String sku = "bench-mysql-" + UUID.randomUUID();
         jdbc.update("INSERT INTO sku_stock (sku_id, stocked, allotment_available, per_user_limit) VALUES (?, ?, ?, ?)",
                 sku, 1_000_000_000L, 1_000_000_000L, perUserLimit);
+        DistributionSummary before = meters.summary("inventory.mysql-store.batch.size");
+        double unitsBefore = before.totalAmount();
+        long callsBefore = before.count();
         try {
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             AtomicLong next = new AtomicLong();
@@ -102,6 +115,8 @@ final class MysqlBench implements AutoCloseable {
             double seconds = (System.nanoTime() - t0) / 1e9;
             pool.shutdown();
             Arrays.sort(nanos);
+            DistributionSummary batches = meters.summary("inventory.mysql-store.batch.size");
+            lastMeanBatch = (batches.totalAmount() - unitsBefore) / Math.max(1, batches.count() - callsBefore);
             return new RedisBench.Result(requests / seconds, nanos[(int) Math.ceil(0.99 * requests) - 1] / 1e6, 0);
         } finally {
             jdbc.update("DELETE FROM stock_ledger WHERE sku_id = ?", sku);
@@ -109,8 +124,14 @@ final class MysqlBench implements AutoCloseable {
         }
     }
 
+    /** Tries per transaction in the last run of {@link #tries}, on average. */
+    double lastMeanBatch() {
+        return lastMeanBatch;
+    }
+
     @Override
     public void close() {
+        store.destroy();
         dataSource.close();
     }
 }

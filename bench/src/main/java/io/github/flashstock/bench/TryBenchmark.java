@@ -3,6 +3,7 @@ package io.github.flashstock.bench;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.Endpoints;
+import io.github.flashstock.inventory.mysqlstore.MysqlStoreCoalescing;
 import io.github.flashstock.inventory.reservation.TryCoalescer;
 import io.github.flashstock.inventory.reservation.TryScript;
 import java.sql.Connection;
@@ -10,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -27,8 +29,9 @@ import java.util.Set;
  *       (the {@code XADD} of the call's TRIED events), which prices writing the events in the script;</li>
  *   <li>{@code mariadb-slap} running the MySQL alternative, a conditional {@code UPDATE} of one hot row, 50 clients;
  *       and beside it the service's MySQL store in-process ({@link MysqlBench}: the Try path while Redis cannot take
- *       Tries, a ledger row plus the conditional update of the allotment in one transaction), 50 callers, once
- *       without and once with a per-user limit.</li>
+ *       Tries, the concurrent Tries of the SKU coalesced into shared transactions, each with its ledger row and the
+ *       allotment's units), 50 callers, once without and once with a per-user limit, and once more without
+ *       coalescing (every Try its own transaction, max-batch 1).</li>
  * </ol>
  * The devstack's Redis runs {@code appendfsync always}, what {@code inventory.durability: fsync} (the default)
  * requires; one more row runs the coalesced Java path with the server set to {@code everysec} for that run (what
@@ -76,13 +79,17 @@ public final class TryBenchmark {
         List<Double> mysql = new ArrayList<>();
         List<Double> mysqlStore = new ArrayList<>();
         List<Double> mysqlStoreLimited = new ArrayList<>();
+        List<Double> mysqlStoreAlone = new ArrayList<>();
+        List<Double> mysqlStoreBatch = new ArrayList<>();
         System.out.printf("Try throughput, one hot SKU, %d concurrent callers, %d requests per run (%s, %d cores); "
                         + "coalescing max-batch %d, in-flight %d%n", CLIENTS, requests, System.getProperty("os.name"),
                 Runtime.getRuntime().availableProcessors(), RedisBench.COALESCING.maxBatch(),
                 RedisBench.COALESCING.inFlight());
-        try (RedisBench bench = new RedisBench(e); MysqlBench store = new MysqlBench(e, CLIENTS)) {
+        try (RedisBench bench = new RedisBench(e); MysqlBench store = new MysqlBench(e, CLIENTS);
+             MysqlBench storeAlone = new MysqlBench(e, CLIENTS, new MysqlStoreCoalescing(1, 1, Duration.ofSeconds(3)))) {
             // JIT warm-up of the MySQL store's path, not measured
             store.tries(CLIENTS, 5_000, null);
+            storeAlone.tries(CLIENTS, 5_000, null);
             // JIT warm-up of the Java path, not measured
             bench.fresh(1);
             bench.javaPath(CLIENTS, Math.min(requests, 50_000), true);
@@ -112,9 +119,13 @@ public final class TryBenchmark {
                 }
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));
                 double f = store.tries(CLIENTS, Math.max(10_000, requests / 10), null).perSecond();
+                double fb = store.lastMeanBatch();
                 double fl = store.tries(CLIENTS, Math.max(10_000, requests / 10), 5).perSecond();
+                double fa = storeAlone.tries(CLIENTS, Math.max(10_000, requests / 10), null).perSecond();
                 mysqlStore.add(f);
                 mysqlStoreLimited.add(fl);
+                mysqlStoreAlone.add(fa);
+                mysqlStoreBatch.add(fb);
                 reference.add(r);
                 referenceBatched.add(rb);
                 java.add(j);
@@ -125,9 +136,9 @@ public final class TryBenchmark {
                 System.out.printf("round %d: java path %,.0f/s (through the breaker %,.0f/s; without coalescing %,.0f/s;"
                         + " durability none %,.0f/s; durability replica %,.0f/s) | "
                         + "redis-benchmark EVALSHA %,.0f/s (%d per call: %,.0f/s; without the event append %,.0f/s"
-                        + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s | the MySQL store %,.0f/s (with a per-user"
-                        + " limit %,.0f/s)%n",
-                        round, j, b, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fl);
+                        + " and %,.0f/s) | MariaDB hot-row UPDATE %,.0f/s | the MySQL store %,.0f/s, %.1f Tries per"
+                        + " transaction (with a per-user limit %,.0f/s; without coalescing %,.0f/s)%n",
+                        round, j, b, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fb, fl, fa);
             }
         }
         double mj = RedisBench.median(java);
@@ -142,6 +153,8 @@ public final class TryBenchmark {
         double mf = RedisBench.median(mysqlStore);
         double mb = RedisBench.median(breaker);
         double mfl = RedisBench.median(mysqlStoreLimited);
+        double mfa = RedisBench.median(mysqlStoreAlone);
+        double mfb = RedisBench.median(mysqlStoreBatch);
         System.out.println();
         System.out.println("| path | Tries/s (median of " + rounds + ") |");
         System.out.println("|---|---|");
@@ -158,10 +171,12 @@ public final class TryBenchmark {
         System.out.printf("| redis-benchmark EVALSHA try.lua without its stock-event append | %,.0f |%n", me);
         System.out.printf("| the same, %d reservations per call | %,.0f |%n", PER_CALL, mbe);
         System.out.printf("| MariaDB conditional UPDATE, one row (mariadb-slap) | %,.0f |%n", mm);
-        System.out.printf("| the MySQL store's Try (MysqlReservations, in-process: ledger row + reserve update, one"
-                + " transaction) | %,.0f |%n", mf);
-        System.out.printf("| the same on a SKU with a per-user limit (the buyer's units counted after the row lock)"
+        System.out.printf("| the MySQL store's Try (MysqlReservations, in-process: concurrent Tries of the SKU in one"
+                + " transaction, %.1f on average, a ledger row each, one allotment update) | %,.0f |%n", mfb, mf);
+        System.out.printf("| the same on a SKU with a per-user limit (the buyers' units counted after the row lock)"
                 + " | %,.0f |%n", mfl);
+        System.out.printf("| the same without coalescing (max-batch 1: ledger row + allotment update, one transaction"
+                + " per Try) | %,.0f |%n", mfa);
         System.out.printf("java / redis-benchmark = %.2f   java / MariaDB = %.1f   (without coalescing: %.2f and %.1f)   "
                 + "java / redis-benchmark at %d per call = %.2f%n", mj / mr, mj / mm, ma / mr, ma / mm, PER_CALL, mj / mrb);
         System.out.printf("durability fsync / none = %.2f (what on disk before the answer costs the Java path)%n",
@@ -172,8 +187,8 @@ public final class TryBenchmark {
                 + " before the answer costs)%n", mw / mn, mw / mj);
         System.out.printf("stock events in the script: with / without = %.2f (one reservation per call), %.2f (%d per"
                 + " call, the coalesced shape)%n", mr / me, mrb / mbe, PER_CALL);
-        System.out.printf("the MySQL store / MariaDB hot-row UPDATE = %.2f (with a per-user limit: %.2f)%n", mf / mm,
-                mfl / mm);
+        System.out.printf("the MySQL store / MariaDB hot-row UPDATE = %.2f (with a per-user limit: %.2f; without"
+                + " coalescing: %.2f)%n", mf / mm, mfl / mm, mfa / mm);
     }
 
     /** Units reserved by the run divided by its wall time: the rate of successful conditional updates. */

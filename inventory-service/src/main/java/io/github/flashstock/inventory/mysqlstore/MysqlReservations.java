@@ -11,6 +11,10 @@ import io.github.flashstock.inventory.stock.SkuStockRow;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.TriedLine;
+import io.github.flashstock.support.Coalescer;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,10 +22,14 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -32,9 +40,16 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the isolation level the service's connections are made with ({@code spring.datasource.hikari.transaction-isolation};
  * checked at start): a statement after a row lock then sees everything committed before the lock was granted, which
  * the per-user limit relies on, and no gap locks are taken.
+ *
+ * <p>One-line Tries of one SKU that arrive together share a transaction ({@link TryGroup}), gathered by a
+ * {@link Coalescer} per SKU ({@link MysqlStoreCoalescing}: no timer, at most {@code in-flight} transactions under way
+ * per SKU, at most {@code max-batch} Tries in one); a Try that finds none under way runs alone, as does every Try of
+ * several lines. A group whose transaction fails changes nothing and each of its Tries runs again alone. The sizes
+ * of the groups are {@code inventory.mysql-store.batch.size}; the Tries waiting for one,
+ * {@code inventory.mysql-store.waiting}.
  */
 @Component
-public class MysqlReservations implements org.springframework.beans.factory.InitializingBean {
+public class MysqlReservations implements org.springframework.beans.factory.InitializingBean, DisposableBean {
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
@@ -67,9 +82,11 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final JdbcTemplate jdbc;
     private final javax.sql.DataSource dataSource;
     private final AllotmentLevels levels;
+    private final Coalescer<TryGroup.Attempt, Optional<TryOutcome>> coalescer;
 
     public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
-                      javax.sql.DataSource dataSource, AllotmentLevels levels) {
+                      javax.sql.DataSource dataSource, AllotmentLevels levels, MysqlStoreCoalescing coalescing,
+                      MeterRegistry meters) {
         this.levels = levels;
         this.skus = skus;
         this.ledger = ledger;
@@ -77,6 +94,22 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         this.jdbc = new JdbcTemplate(dataSource);
         // the connections' own level (no per-transaction SET, which costs round trips on the hot row)
         this.tx = new TransactionTemplate(transactions);
+        TryGroup groups = new TryGroup(jdbc, limited, levels);
+        DistributionSummary sizes = DistributionSummary.builder("inventory.mysql-store.batch.size")
+                .description("one-line Tries of one SKU decided in one transaction of the MySQL store")
+                .register(meters);
+        this.coalescer = new Coalescer<>("the MySQL store's Try coalescer", "mysql-store-try",
+                new Coalescer.Settings(coalescing.maxBatch(), coalescing.inFlight(), coalescing.maxWait()),
+                attempts -> attempts.size() == 1 ? List.of(Optional.of(alone(attempts.get(0))))
+                        : groups.run(attempts),
+                attempt -> attempt.line().skuId(), e -> e instanceof DataAccessResourceFailureException,
+                (attempt, maxWait) -> new QueryTimeoutException("Try of reservation "
+                        + attempt.request().reservationId() + " waited longer than " + maxWait
+                        + " for the MySQL store"),
+                sizes::record);
+        Gauge.builder("inventory.mysql-store.waiting", coalescer, Coalescer::waiting)
+                .description("one-line Tries waiting for a transaction of the MySQL store")
+                .register(meters);
     }
 
     /**
@@ -103,9 +136,9 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /**
-     * The Try, in one transaction: a TRIED row per line, then per line (in SKU order, so that two Tries lock rows in
-     * one order) the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
-     * counted after the row lock. Any refusal rolls everything back.
+     * The Try. A one-line Try outside a caller's transaction goes with the others of its SKU that arrive meanwhile
+     * ({@link TryGroup}); the rest run alone: one line in one or two trips ({@link #inOneOrTwoTrips}), else the
+     * general way ({@link #general}). Either way each Try is decided all or nothing, as if alone.
      *
      * @param redisReachable whether Redis answered for this Try (it refused; the allotment is its overflow) or not
      *                       (the MySQL store stands in for it)
@@ -113,12 +146,32 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *         the units and Redis's share has some: the truthful answer is "not now", not "sold out"
      */
     public TryOutcome reserve(TryRequest request, boolean redisReachable) {
+        TryGroup.Attempt attempt = new TryGroup.Attempt(request, redisReachable);
+        if (request.lines().size() > 1 || TransactionSynchronizationManager.isActualTransactionActive()) {
+            return alone(attempt); // several lines, or inside the caller's transaction: its own statements only
+        }
+        return coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable));
+    }
+
+    /** One Try by itself: one line in one or two trips if it can, else the general way. */
+    private TryOutcome alone(TryGroup.Attempt attempt) {
+        TryRequest request = attempt.request();
         if (request.lines().size() == 1) {
             Optional<TryOutcome> quick = inOneOrTwoTrips(request);
             if (quick.isPresent()) {
                 return quick.get();
             }
         }
+        return general(request, attempt.redisReachable());
+    }
+
+    /**
+     * The Try, in one transaction: a TRIED row per line, then per line (in SKU order, so that two Tries lock rows in
+     * one order) the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
+     * counted after the row lock. Any refusal rolls everything back; a reservation with rows already is answered by
+     * them.
+     */
+    private TryOutcome general(TryRequest request, boolean redisReachable) {
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
         return tx.execute(status -> {
             if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
@@ -266,12 +319,18 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     private static TryOutcome reserveShort(SkuStockRow row, int units, boolean redisReachable) {
-        if (!redisReachable && row.redisAvailable() > 0) {
-            return new TryOutcome.MysqlStoreBusy(row.skuId(), "SKU " + row.skuId() + ": Redis is out of reach and"
-                    + " the MySQL store's allotment has " + row.allotmentAvailable() + " unit(s), " + units
+        return reserveShort(row.skuId(), row.allotmentAvailable(), row.redisAvailable(), units, redisReachable);
+    }
+
+    /** The refusal of a Try whose SKU's allotment has fewer than {@code units} units: not now, or sold out. */
+    static TryOutcome reserveShort(String sku, long allotmentAvailable, long redisAvailable, int units,
+                                   boolean redisReachable) {
+        if (!redisReachable && redisAvailable > 0) {
+            return new TryOutcome.MysqlStoreBusy(sku, "SKU " + sku + ": Redis is out of reach and"
+                    + " the MySQL store's allotment has " + allotmentAvailable + " unit(s), " + units
                     + " requested; the other unit(s) are Redis's; nothing was reserved, try again in a moment");
         }
-        return new TryOutcome.InsufficientStock(row.skuId(), units, row.allotmentAvailable());
+        return new TryOutcome.InsufficientStock(sku, units, allotmentAvailable);
     }
 
     /** A Try whose rows (some of them) exist: a replay, a reservation Redis holds, or one cancelled first. */
@@ -405,5 +464,11 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 default -> new PhaseOutcome.EndedOtherwise(row.quantity());
             });
         });
+    }
+
+    /** Stops the coalescer's senders; Tries still waiting fail at once. */
+    @Override
+    public void destroy() {
+        coalescer.close();
     }
 }

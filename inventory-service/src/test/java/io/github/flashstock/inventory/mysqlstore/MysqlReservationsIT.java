@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.allotment.StockHandover;
 import io.github.flashstock.inventory.reservation.InventoryClient;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
@@ -12,11 +13,17 @@ import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,7 +36,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The MySQL store on the real MariaDB: Tries against a SKU's allotment with the rules of {@code try.lua} (all or nothing
  * over the lines, the per-user limit counted over both stores, idempotent, refused after a Cancel that came first),
- * its Confirm and Cancel, and 64 threads at once never taking more than the allotment holds or a buyer may have.
+ * its Confirm and Cancel, 64 threads at once never taking more than the allotment holds or a buyer may have, and
+ * concurrent Tries of one SKU sharing transactions ({@link TryGroup}) with every answer as exact as alone.
  */
 class MysqlReservationsIT extends InventoryITSupport {
 
@@ -47,6 +55,9 @@ class MysqlReservationsIT extends InventoryITSupport {
 
     @Autowired
     TestRestTemplate http;
+
+    @Autowired
+    AllotmentLevels levels;
 
     private final List<String> skus = new ArrayList<>();
 
@@ -209,6 +220,154 @@ class MysqlReservationsIT extends InventoryITSupport {
                 + " AND store = 'MYSQL' AND state = 'TRIED'", Long.class, sku)).isEqualTo(reservedUnits.get());
         assertThat(jdbc.queryForObject("SELECT MAX(held) FROM (SELECT SUM(quantity) AS held FROM stock_ledger"
                 + " WHERE sku_id = ? GROUP BY user_id) h", Long.class, sku)).isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void aGroupDecidesItsTriesInOrderAsEachAloneWouldBeAndWritesThemInOneTransaction() {
+        String sku = skuWithReserve(20, 6, 3);
+        String old = xid();
+        assertThat(store.reserve(request(old, "order-old", "erin", sku, 1), false)).isEqualTo(new TryOutcome.Reserved());
+        // one unit alice bought through Redis, as the ledger records it
+        ledger.insert(xid(), "order-r", 1, sku, 1, "CONFIRMED", "REDIS", "alice");
+        long version = column(sku, "version");
+        String alice1 = xid();
+        String alice2 = xid();
+        String bob = xid();
+        String carol = xid();
+        String dave = xid();
+
+        List<Optional<TryOutcome>> answers = new TryGroup(jdbc, new ConcurrentHashMap<>(), levels).run(List.of(
+                new TryGroup.Attempt(request(alice1, "order-a1", "alice", sku, 2), false),
+                new TryGroup.Attempt(request(bob, "order-b", "bob", sku, 2), false),
+                new TryGroup.Attempt(request(alice2, "order-a2", "alice", sku, 1), false),
+                new TryGroup.Attempt(request(old, "order-old", "erin", sku, 1), false),
+                new TryGroup.Attempt(request(carol, "order-c", "carol", sku, 2), false),
+                new TryGroup.Attempt(request(dave, "order-d", "dave", sku, 1), false)));
+
+        assertThat(answers).hasSize(6);
+        assertThat(answers.get(0)).contains(new TryOutcome.Reserved());
+        assertThat(answers.get(1)).contains(new TryOutcome.Reserved());
+        // alice holds 1 through Redis and 2 from this group: at the limit
+        assertThat(answers.get(2)).contains(new TryOutcome.PurchaseLimitExceeded(sku, 1, 3, 3));
+        // a replay is left to the general path, which says what it is
+        assertThat(answers.get(3)).isEmpty();
+        assertThat(store.reserve(request(old, "order-old", "erin", sku, 1), false))
+                .isEqualTo(new TryOutcome.AlreadyReserved());
+        // one unit left at carol's turn, Redis out of reach and holding others: not now
+        assertThat(answers.get(4).orElseThrow()).isInstanceOfSatisfying(TryOutcome.MysqlStoreBusy.class,
+                busy -> assertThat(busy.message()).contains("allotment has 1 unit(s), 2 requested"));
+        assertThat(answers.get(5)).contains(new TryOutcome.Reserved());
+
+        assertThat(reserve(sku)).isZero();
+        assertThat(column(sku, "reserved")).isEqualTo(6);
+        assertThat(column(sku, "version")).as("one update for the group").isEqualTo(version + 1);
+        for (String xid : List.of(alice1, bob, dave)) {
+            assertThat(jdbc.queryForList("SELECT state, store, user_id, redis_mirrored FROM stock_ledger WHERE xid = ?",
+                    xid)).singleElement().satisfies(row -> assertThat(row).containsEntry("state", "TRIED")
+                    .containsEntry("store", "MYSQL"));
+        }
+        assertThat(ledgerRows(alice2) + ledgerRows(carol)).isZero();
+    }
+
+    @Test
+    void concurrentTriesShareTransactionsAndTheAllotmentAndTheLimitStayExact() throws Exception {
+        int limit = 3;
+        long allotment = 200;
+        String sku = skuWithReserve(1_000, allotment, limit);
+        // 480 reservations of 120 buyers, 4 each (1, 2, 1 and 2 units; 3 allowed): a buyer decided by the limit alone
+        // ends with 2 or 3 units, 240 at least over all, more than the allotment, which therefore runs out. Every
+        // fourth reservation is sent twice (a replay); all shuffled
+        List<TryRequest> sent = new ArrayList<>();
+        for (int i = 0; i < 480; i++) {
+            TryRequest r = request(xid(), "order-" + i, "buyer-" + i % 120, sku, 1 + (i / 120) % 2);
+            sent.add(r);
+            if (i % 4 == 0) {
+                sent.add(r);
+            }
+        }
+        Collections.shuffle(sent, new Random(42));
+        Map<String, List<TryOutcome>> outcomes = new ConcurrentHashMap<>();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Callable<Object>> work = new ArrayList<>();
+        for (TryRequest r : sent) {
+            work.add(() -> {
+                go.await();
+                TryOutcome o = store.reserve(r, true);
+                outcomes.computeIfAbsent(r.reservationId(), k -> new CopyOnWriteArrayList<>()).add(o);
+                return null;
+            });
+        }
+        long commitsBefore = commits();
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        try {
+            List<Future<Object>> done = new ArrayList<>();
+            for (Callable<Object> w : work) {
+                done.add(pool.submit(w));
+            }
+            go.countDown();
+            for (Future<Object> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long commits = commits() - commitsBefore;
+
+        Map<String, Long> rows = new HashMap<>();
+        for (Map<String, Object> row : jdbc.queryForList("SELECT reservation_key, COUNT(*) AS n, SUM(quantity) AS q,"
+                + " MIN(state) AS state FROM stock_ledger WHERE sku_id = ? AND store = 'MYSQL' GROUP BY reservation_key",
+                sku)) {
+            assertThat(((Number) row.get("n")).longValue()).as("rows of %s", row.get("reservation_key")).isOne();
+            assertThat(row.get("state")).isEqualTo("TRIED");
+            rows.put((String) row.get("reservation_key"), ((Number) row.get("q")).longValue());
+        }
+        Map<String, Long> heldBy = new HashMap<>();
+        for (Map<String, Object> row : jdbc.queryForList("SELECT user_id, SUM(quantity) AS q FROM stock_ledger"
+                + " WHERE sku_id = ? GROUP BY user_id", sku)) {
+            heldBy.put((String) row.get("user_id"), ((Number) row.get("q")).longValue());
+        }
+        long reservedUnits = 0;
+        long accepted = 0;
+        long left = reserve(sku);
+        for (TryRequest r : sent.stream().distinct().toList()) {
+            List<TryOutcome> answered = outcomes.get(r.reservationId());
+            long reserved = answered.stream().filter(o -> o instanceof TryOutcome.Reserved).count();
+            assertThat(reserved).as("Reserved answers of %s: %s", r.reservationId(), answered).isLessThanOrEqualTo(1);
+            if (answered.contains(new TryOutcome.AlreadyReserved())) {
+                assertThat(reserved).as("a replay of %s found a reservation: %s", r.reservationId(), answered)
+                        .isOne();
+            }
+            int units = r.lines().get(0).quantity();
+            // exactly one TRIED row for an accepted Try, none for a refused one
+            assertThat(rows.get(r.reservationId())).as("row of %s", r.reservationId())
+                    .isEqualTo(reserved == 1 ? Long.valueOf(units) : null);
+            reservedUnits += reserved * units;
+            accepted += reserved;
+            for (TryOutcome o : answered) {
+                if (o instanceof TryOutcome.PurchaseLimitExceeded refused) {
+                    // refused only when the buyer truly held that much (their units only grow in this test)
+                    assertThat(refused.alreadyBought() + units).isGreaterThan(limit);
+                    assertThat(heldBy.getOrDefault(r.userId(), 0L)).isGreaterThanOrEqualTo(refused.alreadyBought());
+                } else if (o instanceof TryOutcome.InsufficientStock refused) {
+                    // refused only when the allotment truly lacked the units (it only shrinks in this test)
+                    assertThat(refused.available()).isLessThan(units).isGreaterThanOrEqualTo(left);
+                } else {
+                    assertThat(o).isInstanceOfAny(TryOutcome.Reserved.class, TryOutcome.AlreadyReserved.class);
+                }
+            }
+        }
+        assertThat(reservedUnits).isPositive().isLessThanOrEqualTo(allotment);
+        assertThat(column(sku, "reserved")).isEqualTo(reservedUnits);
+        assertThat(left + reservedUnits).isEqualTo(allotment);
+        assertThat(heldBy.values()).allSatisfy(held -> assertThat(held).isLessThanOrEqualTo(limit));
+        assertThat(left).as("the allotment ran out").isLessThan(2);
+        // alone, the one-trip Try ends each accepted Try with a COMMIT of its own
+        assertThat(commits).as("commits for %d Tries, %d accepted", sent.size(), accepted).isLessThan(accepted / 4);
+    }
+
+    /** COMMIT statements MariaDB has run so far, over all connections. */
+    private long commits() {
+        return Long.parseLong(jdbc.queryForMap("SHOW GLOBAL STATUS LIKE 'Com_commit'").get("Value").toString());
     }
 
     /** A SKU of {@code stocked} units, {@code reserve} of them moved to the MySQL store's allotment by a handover. */
