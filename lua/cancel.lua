@@ -37,15 +37,14 @@
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, FAILED = 0, 1, 2, 3, 4, 5
 
--- From prelude.lua (the loader puts it before this script): append_event, now_millis, fields, release_reservation.
+-- From prelude.lua (the loader puts it before this script): each_phase, now_millis, fields, release_reservation.
 
 local retention = tonumber(ARGV[1])
 local millis = now_millis()
-local events = {}      -- stock key -> CANCELLED events of this call
-local event_order = {} -- stock keys in the order of their first event
 
--- One Cancel: {code, quantity}. refusal: nil, or {code, a, b, key} of the refused Try.
-local function cancel(stock, xid, reservation, refusal)
+-- One Cancel: {code, quantity}. refusal: nil, or {code, a, b, key} of the refused Try; cancelled_event(stock,
+-- event) records its CANCELLED event.
+local function cancel(stock, xid, reservation, refusal, cancelled_event)
   local fence = stock .. ':tx:' .. xid .. ':' .. reservation
 
   -- the fields that make a record REFUSED: the refusal, for a replay of the Try to be answered the same
@@ -84,32 +83,14 @@ local function cancel(stock, xid, reservation, refusal)
     redis.call('HSET', fence, 'state', 'CANCELLED', 'ended_at', millis)
     redis.call('EXPIRE', fence, retention)
   end
-  if not events[stock] then
-    events[stock] = {}
-    event_order[#event_order + 1] = stock
-  end
-  local list = events[stock]
-  list[#list + 1] = {xid, reservation, record.branch or '', quantity, record.user or ''}
+  cancelled_event(stock, {xid, reservation, record.branch or '', quantity, record.user or ''})
   return {APPLIED, quantity}
 end
 
-local reply = {}
-for i = 1, #KEYS do
-  local a = 2 + 7 * (i - 1)
+return each_phase('cancel.lua', 'CANCELLED', 7, FAILED, millis, function(stock, a, record)
   local refusal = nil
   if ARGV[a + 2] == 'REFUSED' then
     refusal = {ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]}
   end
-  local ok, result = pcall(cancel, KEYS[i], ARGV[a], ARGV[a + 1], refusal)
-  if not ok then
-    redis.log(redis.LOG_WARNING, 'cancel.lua: the Cancel of ' .. tostring(ARGV[a + 1]) .. ' on ' .. KEYS[i]
-      .. ' failed: ' .. tostring(type(result) == 'table' and result.err or result))
-    result = {FAILED, 0}
-  end
-  reply[#reply + 1] = result[1]
-  reply[#reply + 1] = result[2]
-end
-for _, stock in ipairs(event_order) do
-  append_event(stock, 'CANCELLED', millis, events[stock])
-end
-return reply
+  return cancel(stock, ARGV[a], ARGV[a + 1], refusal, record)
+end)

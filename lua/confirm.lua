@@ -50,25 +50,14 @@
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, FAILED, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED,
   REFUSED = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 
--- From prelude.lua (the loader puts it before this script): append_event, server_id, now_millis, fields.
+-- From prelude.lua (the loader puts it before this script): each_phase, server_id, now_millis, fields.
 
 local retention = tonumber(ARGV[1])
 local millis = now_millis()
-local events = {}      -- stock key -> CONFIRMED events of this call
-local event_order = {} -- stock keys in the order of their first event
-local epoch            -- this server's run id, read once when a Confirm without a record needs it
+local epoch -- this server's run id, read once when a Confirm without a record needs it
 
-local function confirmed_event(stock, entry)
-  if not events[stock] then
-    events[stock] = {}
-    event_order[#event_order + 1] = stock
-  end
-  local list = events[stock]
-  list[#list + 1] = entry
-end
-
--- One Confirm: {code, quantity}.
-local function confirm(stock, xid, reservation, asked, user, take_unrecorded)
+-- One Confirm: {code, quantity}; confirmed_event(stock, event) records its CONFIRMED event.
+local function confirm(stock, xid, reservation, asked, user, take_unrecorded, confirmed_event)
   local fence = stock .. ':tx:' .. xid .. ':' .. reservation
   local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user')
   local state = record.state
@@ -152,19 +141,6 @@ local function confirm(stock, xid, reservation, asked, user, take_unrecorded)
   return {APPLIED, quantity}
 end
 
-local reply = {}
-for i = 1, #KEYS do
-  local a = 2 + 5 * (i - 1)
-  local ok, result = pcall(confirm, KEYS[i], ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
-  if not ok then
-    redis.log(redis.LOG_WARNING, 'confirm.lua: the Confirm of ' .. tostring(ARGV[a + 1]) .. ' on ' .. KEYS[i]
-      .. ' failed: ' .. tostring(type(result) == 'table' and result.err or result))
-    result = {FAILED, 0}
-  end
-  reply[#reply + 1] = result[1]
-  reply[#reply + 1] = result[2]
-end
-for _, stock in ipairs(event_order) do
-  append_event(stock, 'CONFIRMED', millis, events[stock])
-end
-return reply
+return each_phase('confirm.lua', 'CONFIRMED', 5, FAILED, millis, function(stock, a, record)
+  return confirm(stock, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], record)
+end)

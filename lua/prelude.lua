@@ -104,3 +104,38 @@ local function release_reservation(stock, fence, record)
   end
   redis.call('SREM', stock .. ':open', fence)
 end
+
+-- The second phases of one call (confirm.lua, cancel.lua), one per KEYS[i], each decided on its own, in order:
+-- decide(stock, a, record) with a = the index in ARGV of the phase's first value (ARGV[1] is the call's, then
+-- width values per phase) answers {code, quantity} and may record(stock, event) the phase's event. Each runs under
+-- pcall: a phase that raises an error (a corrupt value) answers {failed, 0} and is logged in Redis's log, and the
+-- others go on. Then one stream entry per SKU with the recorded events, phase event_phase, time at. Returns the
+-- reply: {code, quantity} per phase.
+local function each_phase(script, event_phase, width, failed, at, decide)
+  local events = {}
+  local order = {}
+  local function record(stock, event)
+    if not events[stock] then
+      events[stock] = {}
+      order[#order + 1] = stock
+    end
+    local list = events[stock]
+    list[#list + 1] = event
+  end
+  local reply = {}
+  for i = 1, #KEYS do
+    local a = 2 + width * (i - 1)
+    local ok, result = pcall(decide, KEYS[i], a, record)
+    if not ok then
+      redis.log(redis.LOG_WARNING, script .. ': reservation ' .. tostring(ARGV[a + 1]) .. ' on ' .. KEYS[i]
+        .. ' failed: ' .. tostring(type(result) == 'table' and result.err or result))
+      result = {failed, 0}
+    end
+    reply[#reply + 1] = result[1]
+    reply[#reply + 1] = result[2]
+  end
+  for _, stock in ipairs(order) do
+    append_event(stock, event_phase, at, events[stock])
+  end
+  return reply
+end

@@ -55,12 +55,22 @@ public final class Coalescer<Q, R> implements AutoCloseable {
     public record Settings(int maxBatch, int inFlight, Duration maxWait) {
 
         public Settings {
+            check("coalescing", maxBatch, inFlight, maxWait);
+        }
+
+        /**
+         * Refuses settings no coalescer can run with; the message names them under {@code prefix} (a settings
+         * record's prefix, such as {@code inventory.try-coalescing}).
+         *
+         * @throws IllegalArgumentException max-batch or in-flight below 1, or max-wait not positive
+         */
+        public static void check(String prefix, int maxBatch, int inFlight, Duration maxWait) {
             if (maxBatch < 1 || inFlight < 1) {
-                throw new IllegalArgumentException("max-batch and in-flight must be at least 1, were " + maxBatch
-                        + " and " + inFlight);
+                throw new IllegalArgumentException(prefix + ": max-batch and in-flight must be at least 1, were "
+                        + maxBatch + " and " + inFlight);
             }
             if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
-                throw new IllegalArgumentException("max-wait must be positive, was " + maxWait);
+                throw new IllegalArgumentException(prefix + ".max-wait must be positive, was " + maxWait);
             }
         }
     }

@@ -99,7 +99,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 .description("one-line Tries of one SKU decided in one transaction of the MySQL store")
                 .register(meters);
         this.coalescer = new Coalescer<>("the MySQL store's Try coalescer", "mysql-store-try",
-                new Coalescer.Settings(coalescing.maxBatch(), coalescing.inFlight(), coalescing.maxWait()),
+                coalescing.gathering(),
                 attempts -> attempts.size() == 1 ? List.of(Optional.of(alone(attempts.get(0))))
                         : groups.run(attempts),
                 attempt -> attempt.line().skuId(), e -> e instanceof DataAccessResourceFailureException,

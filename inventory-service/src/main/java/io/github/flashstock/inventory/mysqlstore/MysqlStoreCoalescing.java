@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.mysqlstore;
 
+import io.github.flashstock.support.Coalescer;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -17,13 +18,11 @@ public record MysqlStoreCoalescing(@DefaultValue("32") int maxBatch, @DefaultVal
                                    @DefaultValue("3s") Duration maxWait) {
 
     public MysqlStoreCoalescing {
-        if (maxBatch < 1 || inFlight < 1) {
-            throw new IllegalArgumentException("inventory.mysql-store.coalescing: max-batch and in-flight must be at"
-                    + " least 1, were " + maxBatch + " and " + inFlight);
-        }
-        if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
-            throw new IllegalArgumentException("inventory.mysql-store.coalescing.max-wait must be positive, was "
-                    + maxWait);
-        }
+        Coalescer.Settings.check("inventory.mysql-store.coalescing", maxBatch, inFlight, maxWait);
+    }
+
+    /** The settings as the coalescer takes them. */
+    public Coalescer.Settings gathering() {
+        return new Coalescer.Settings(maxBatch, inFlight, maxWait);
     }
 }

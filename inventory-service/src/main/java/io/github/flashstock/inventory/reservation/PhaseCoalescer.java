@@ -37,8 +37,7 @@ class PhaseCoalescer implements DisposableBean {
         this.confirmScript = confirmScript;
         this.cancelScript = cancelScript;
         this.settings = settings;
-        Coalescer.Settings gathering = new Coalescer.Settings(coalescing.maxBatch(), coalescing.inFlight(),
-                coalescing.maxWait());
+        Coalescer.Settings gathering = coalescing.gathering();
         this.confirms = coalescer(Phase.CONFIRM, gathering,
                 calls -> confirmScript.run(calls, settings.fenceRetention()), meters);
         this.cancels = coalescer(Phase.CANCEL, gathering,

@@ -47,7 +47,7 @@ public class TryCoalescer implements DisposableBean {
                 .description("reservations decided by one call of try.lua")
                 .register(meters);
         this.coalescer = new Coalescer<>("the Try coalescer", "try-sender",
-                new Coalescer.Settings(settings.maxBatch(), settings.inFlight(), settings.maxWait()), runner,
+                settings.gathering(), runner,
                 TryCoalescer::slot, TryCoalescer::unreachable,
                 (request, maxWait) -> new QueryTimeoutException("Try of reservation " + request.reservationId()
                         + " waited longer than " + maxWait + " for Redis"),

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.support.Coalescer;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,12 +19,11 @@ public record TryCoalescing(@DefaultValue("16") int maxBatch, @DefaultValue("2")
                             @DefaultValue("3s") Duration maxWait) {
 
     public TryCoalescing {
-        if (maxBatch < 1 || inFlight < 1) {
-            throw new IllegalArgumentException("inventory.try-coalescing: max-batch and in-flight must be at least 1, "
-                    + "were " + maxBatch + " and " + inFlight);
-        }
-        if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
-            throw new IllegalArgumentException("inventory.try-coalescing.max-wait must be positive, was " + maxWait);
-        }
+        Coalescer.Settings.check("inventory.try-coalescing", maxBatch, inFlight, maxWait);
+    }
+
+    /** The settings as the coalescer takes them. */
+    public Coalescer.Settings gathering() {
+        return new Coalescer.Settings(maxBatch, inFlight, maxWait);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.stock;
 
+import io.github.flashstock.support.Coalescer;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,12 +19,11 @@ public record GroupCommit(@DefaultValue("64") int maxBatch, @DefaultValue("2") i
                           @DefaultValue("5s") Duration maxWait) {
 
     public GroupCommit {
-        if (maxBatch < 1 || inFlight < 1) {
-            throw new IllegalArgumentException("inventory.group-commit: max-batch and in-flight must be at least 1,"
-                    + " were " + maxBatch + " and " + inFlight);
-        }
-        if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
-            throw new IllegalArgumentException("inventory.group-commit.max-wait must be positive, was " + maxWait);
-        }
+        Coalescer.Settings.check("inventory.group-commit", maxBatch, inFlight, maxWait);
+    }
+
+    /** The settings as the coalescer takes them. */
+    public Coalescer.Settings gathering() {
+        return new Coalescer.Settings(maxBatch, inFlight, maxWait);
     }
 }

@@ -59,8 +59,7 @@ class SalesGroups implements DisposableBean {
         this.groups = groups;
         this.skus = skus;
         this.transactions = new TransactionTemplate(transactions);
-        Coalescer.Settings gathering = new Coalescer.Settings(settings.maxBatch(), settings.inFlight(),
-                settings.maxWait());
+        Coalescer.Settings gathering = settings.gathering();
         this.confirms = coalescer("confirm", gathering, this::confirmGroup, meters);
         this.cancels = coalescer("cancel", gathering, this::cancelGroup, meters);
     }

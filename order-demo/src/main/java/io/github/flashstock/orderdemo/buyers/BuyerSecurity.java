@@ -42,7 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>
  * Management endpoints, the API docs, error pages and {@code /admin/**} need no buyer token: reads of management
  * endpoints are open; writes to them need the admin token ({@code AdminGuard}, which runs before this), and
- * so does everything under {@code /admin} ({@code AdminOnly}, see {@link #adminPaths}). A bearer token sent there is never read as a buyer
+ * so does everything under {@code /admin} ({@code AdminOnlyPaths}, see {@link #adminPaths}). A bearer token sent there is never read as a buyer
  * token. No sessions and no CSRF protection: every request carries its own
  * credentials in a header, none in a cookie.
  * <p>
@@ -74,7 +74,7 @@ public class BuyerSecurity implements WebMvcConfigurer {
     }
 
     /**
-     * {@code /admin/**}: no buyer token; the admin token instead, which {@code AdminGuard} tells and {@code AdminOnly}
+     * {@code /admin/**}: no buyer token; the admin token instead, which {@code AdminGuard} tells and {@code AdminOnlyPaths}
      * requires. Spring Security's request wrapper is left out here: it would answer {@code isUserInRole} from its own
      * authentication (none on these paths) instead of from the admin {@code AdminGuard} found.
      */

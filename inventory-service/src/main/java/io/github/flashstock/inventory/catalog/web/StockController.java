@@ -1,10 +1,9 @@
 package io.github.flashstock.inventory.catalog.web;
 
-import io.github.flashstock.inventory.stock.web.Problems;
-
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.stock.RedisStock;
 import io.github.flashstock.inventory.stock.SkuStockRow;
-import io.github.flashstock.inventory.catalog.StockCatalog;
+import io.github.flashstock.inventory.stock.web.Problems;
 import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -40,7 +39,7 @@ class StockController {
      * The SKU in Redis and in MySQL, side by side, in the same words: stocked, available, reserved, sold (always
      * {@code available + reserved + sold == stocked} on each side), plus Redis's segments and the MySQL store's allotment (part
      * of MySQL's {@code available} and {@code sold}: the units only the MySQL store may sell, and those it sold).
-     * For the admin only ({@link AdminTokenInterceptor}): it shows what an operator reconciles with, and what a buyer
+     * For the admin only ({@link AdminPaths}): it shows what an operator reconciles with, and what a buyer
      * has no use for and a bot would time its orders by (reservations in flight, the per-user limit, the segments,
      * the MySQL store's allotment, the row's version). A buyer, or an order service, asks {@code GET /skus/{id}/available}: the
      * units a Try could take now, nothing else.
