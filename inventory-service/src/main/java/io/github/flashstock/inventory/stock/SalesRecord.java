@@ -77,9 +77,10 @@ public class SalesRecord {
     /**
      * A confirmed sale of {@code units} (as the Redis fence record says): ledger CONFIRMED, sold += units, once.
      * Concurrent Confirms share one transaction ({@link SalesGroups}); one the group does not take, or a Confirm
-     * that arrives alone, goes as follows. The usual case (the row absent or TRIED by Redis, the SKU's row able to take the sale) costs two requests
-     * ({@link #CONFIRM_TRIP}, then the commit) where the statements one by one cost six; anything else is rolled
-     * back untouched and goes {@link #confirmedInTransaction the general way}, which decides and says what it found.
+     * that arrives alone, goes as follows. The usual case (the row absent or TRIED by Redis, the SKU's row able to
+     * take the sale) costs two requests ({@link #CONFIRM_TRIP}, then the commit) where the statements one by one cost
+     * six; anything else is rolled back untouched and goes {@link #confirmedInTransaction the general way}, which
+     * decides and says what it found.
      */
     public void confirmed(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
         if (grouped() && groups.confirmed(new Sale(xid, reservationId, branchId, skuId, units, userId))
