@@ -40,7 +40,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>The group's first start reads from the oldest message the broker still keeps. RocketMQ's default for a group
  * with no committed offset is the newest one, which skips every event sent between the service's start and the
- * group's first rebalance: on a fresh deployment those Tries would never reach the ledger (a test run caught it).
+ * group's first rebalance: on a fresh deployment those Tries would never reach the ledger.
  * Reading old events again is harmless: the fold is idempotent and only moves a row forward. Once the group has
  * committed offsets this setting no longer matters.
  *
@@ -88,8 +88,8 @@ class LedgerConsumer implements SmartLifecycle {
         c.setPullBatchSize(Math.max(c.getPullBatchSize(), settings.ledgerBatchSize()));
         c.setAwaitTerminationMillisWhenShutdown(SHUTDOWN_WAIT_MILLIS);
         // A group new to the broker is refused its pulls ("the subscription is not latest") until the broker has
-        // its subscription, which the client's periodic heartbeat brings: every 30 s by default, so a fresh
-        // deployment's first Tries waited up to half a minute for their ledger rows. Every 5 s bounds that wait.
+        // its subscription, which the client's periodic heartbeat brings: every 30 s by default, which would hold a
+        // fresh deployment's first ledger rows back up to half a minute. Every 5 s bounds that wait.
         c.setHeartbeatBrokerInterval(HEARTBEAT_MILLIS);
         c.setMessageListener(batches);
         try {

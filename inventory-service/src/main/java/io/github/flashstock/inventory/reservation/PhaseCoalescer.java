@@ -26,17 +26,11 @@ import org.springframework.stereotype.Component;
 @Component
 class PhaseCoalescer implements DisposableBean {
 
-    private final ConfirmScript confirmScript;
-    private final CancelScript cancelScript;
-    private final InventorySettings settings;
     private final Coalescer<SecondPhaseScript.Call, SecondPhaseScript.Answer> confirms;
     private final Coalescer<SecondPhaseScript.Call, SecondPhaseScript.Answer> cancels;
 
     PhaseCoalescer(ConfirmScript confirmScript, CancelScript cancelScript, InventorySettings settings,
                    PhaseCoalescing coalescing, MeterRegistry meters) {
-        this.confirmScript = confirmScript;
-        this.cancelScript = cancelScript;
-        this.settings = settings;
         Coalescer.Settings gathering = coalescing.gathering();
         this.confirms = coalescer(Phase.CONFIRM, gathering,
                 calls -> confirmScript.run(calls, settings.fenceRetention()), meters);

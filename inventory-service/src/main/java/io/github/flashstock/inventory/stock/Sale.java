@@ -6,7 +6,11 @@ package io.github.flashstock.inventory.stock;
  */
 public record Sale(String xid, String reservationId, long branchId, String skuId, long units, String userId) {
 
-    boolean sameReservation(SalesGroupMapper.GroupRow row) {
-        return xid.equals(row.xid()) && reservationId.equals(row.reservationKey()) && skuId.equals(row.skuId());
+    /** The ledger row's unique key: (xid, reservation, SKU). */
+    record Key(String xid, String reservationId, String skuId) {
+    }
+
+    Key key() {
+        return new Key(xid, reservationId, skuId);
     }
 }

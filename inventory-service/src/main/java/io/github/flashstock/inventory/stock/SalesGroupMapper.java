@@ -39,5 +39,9 @@ interface SalesGroupMapper {
     /** A ledger row as the group reads it. */
     record GroupRow(long id, String xid, String reservationKey, String skuId, long quantity, String state,
                     String store) {
+
+        Sale.Key key() {
+            return new Sale.Key(xid, reservationKey, skuId);
+        }
     }
 }

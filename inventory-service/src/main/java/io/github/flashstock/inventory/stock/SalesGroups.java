@@ -5,8 +5,11 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -136,15 +139,15 @@ class SalesGroups implements DisposableBean {
      */
     private static Group classify(List<Sale> sales, List<SalesGroupMapper.GroupRow> rows, boolean confirm) {
         Group group = new Group(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        List<Sale> seen = new ArrayList<>();
+        Map<Sale.Key, SalesGroupMapper.GroupRow> byKey = new HashMap<>();
+        rows.forEach(row -> byKey.put(row.key(), row));
+        Set<Sale.Key> seen = new HashSet<>();
         for (Sale sale : sales) {
-            if (seen.stream().anyMatch(s -> s.xid().equals(sale.xid()) && s.reservationId().equals(sale.reservationId())
-                    && s.skuId().equals(sale.skuId()))) {
+            if (!seen.add(sale.key())) {
                 group.steps().add(Step.ALONE); // twice in one group: the second finds what the first did
                 continue;
             }
-            seen.add(sale);
-            SalesGroupMapper.GroupRow row = rows.stream().filter(sale::sameReservation).findFirst().orElse(null);
+            SalesGroupMapper.GroupRow row = byKey.get(sale.key());
             if (row == null) {
                 group.inserts().add(sale);
                 group.moved().add(sale);
@@ -164,8 +167,10 @@ class SalesGroups implements DisposableBean {
         return group;
     }
 
+    /** One sale per ledger row: the rows to lock. */
     private static List<Sale> distinct(List<Sale> sales) {
-        return sales.stream().distinct().toList();
+        Set<Sale.Key> keys = new HashSet<>();
+        return sales.stream().filter(s -> keys.add(s.key())).toList();
     }
 
     /** What one group writes: rows to insert, TRIED rows to move, the sales that move units, one step per sale. */

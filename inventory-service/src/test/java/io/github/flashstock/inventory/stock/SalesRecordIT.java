@@ -19,8 +19,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The MySQL step of Confirm and Cancel against the ledger consumer's TRIED rows, on the real MariaDB and many
  * threads: whichever of the two writes a reservation's row first, and when a phase is replayed, every row
  * ends in its phase's state, each confirmed unit is counted in {@code sold} exactly once, and no call fails (a
- * deadlock between them would fail one). A variant that moved the row first and inserted only when there was none
- * deadlocked here: an UPDATE that finds no row takes a gap lock, and two phases' inserts into the same gap then
+ * deadlock between them would fail one). A phase that moved the row first and inserted only when there was none
+ * would deadlock here: an UPDATE that finds no row takes a gap lock, and two phases' inserts into the same gap then
  * wait on each other. The phase therefore inserts first.
  */
 class SalesRecordIT extends InventoryITSupport {
