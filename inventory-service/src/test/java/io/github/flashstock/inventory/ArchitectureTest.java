@@ -17,6 +17,7 @@ import java.util.stream.Stream;
  * The service's rooms are features (docs/glossary.md names what each holds), and their dependencies point one way,
  * down this list; a room may use only the rooms below it:
  * <pre>
+ *   console         the sale console: every instance's readings, per-SKU settings published in Nacos
  *   reconciliation  findings and repairs: reads every store, asks the coordinator
  *   segments        live segment counts from Nacos
  *   mysqlstore      the MySQL store (a ReservationStore), its rate limit, the mirror into Redis
@@ -42,7 +43,7 @@ class ArchitectureTest {
 
     /** The rooms, lowest first: each may use those before it only. */
     private static final List<String> ROOMS = List.of("redis", "stock", "allotment", "rebuild", "catalog", "events",
-            "reservation", "mysqlstore", "segments", "reconciliation");
+            "reservation", "mysqlstore", "segments", "reconciliation", "console");
 
     @ArchTest
     static final ArchRule roomsUseOnlyTheRoomsBelowThem = rooms();

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * How large one SKU's allotment should be: a number of units ({@code "50"}) or a share of the SKU's available
  * units ({@code "10%"}; whole percent, 0 to 100). Either way never more than the SKU has available.
  */
-record AllotmentTarget(long units, int percent) {
+public record AllotmentTarget(long units, int percent) {
 
     private static final Pattern UNITS = Pattern.compile("[0-9]{1,12}");
     private static final Pattern SHARE = Pattern.compile("([0-9]{1,3})\\s*%");

@@ -187,6 +187,11 @@ public class StockHandover {
         return handovers.pendingOf(skuId);
     }
 
+    /** One page of the handovers still PENDING, every SKU's, oldest first. */
+    public IPage<HandoverRow> pending(long page, long size) {
+        return handovers.pending(page, size);
+    }
+
     /** One page ({@code page} from 1) of the SKU's handovers, newest first: the audit trail. */
     public IPage<HandoverRow> history(String skuId, long page, long size) {
         return handovers.newestOf(skuId, page, size);

@@ -50,6 +50,12 @@ public interface StockHandoverMapper extends BaseMapper<HandoverRow> {
         return selectPage(new Page<>(page, size), newestFirst(skuId));
     }
 
+    /** One page of the handovers still PENDING, every SKU's, oldest first ({@code page} from 1). */
+    default IPage<HandoverRow> pending(long page, long size) {
+        return selectPage(new Page<>(page, size), Wrappers.<HandoverRow>query().eq("state", "PENDING")
+                .orderByAsc("created_at").orderByAsc("operation_id"));
+    }
+
     /** The SKU's last {@code limit} handovers, newest first. */
     default List<HandoverRow> lastOf(String skuId, int limit) {
         return selectPage(new Page<>(1, limit, false), newestFirst(skuId)).getRecords();

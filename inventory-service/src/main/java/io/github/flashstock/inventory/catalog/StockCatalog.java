@@ -1,5 +1,10 @@
 package io.github.flashstock.inventory.catalog;
 
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import io.github.flashstock.inventory.allotment.LiveAllotments;
+import io.github.flashstock.inventory.rebuild.RedisRebuilds;
+import io.github.flashstock.inventory.rebuild.ReloadOutcome;
+import io.github.flashstock.inventory.rebuild.ReloadScript;
 import io.github.flashstock.inventory.stock.InitOutcome;
 import io.github.flashstock.inventory.stock.InitScript;
 import io.github.flashstock.inventory.stock.RedisStock;
@@ -9,11 +14,6 @@ import io.github.flashstock.inventory.stock.RestockScript;
 import io.github.flashstock.inventory.stock.SalesRecord;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
 import io.github.flashstock.inventory.stock.SkuStockRow;
-
-import io.github.flashstock.inventory.allotment.LiveAllotments;
-import io.github.flashstock.inventory.rebuild.RedisRebuilds;
-import io.github.flashstock.inventory.rebuild.ReloadOutcome;
-import io.github.flashstock.inventory.rebuild.ReloadScript;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +67,11 @@ public class StockCatalog {
     /** Every SKU MySQL knows, by id. */
     public List<String> skuIds() {
         return skus.skuIds();
+    }
+
+    /** One page of the SKUs MySQL knows whose id starts with {@code prefix} (null: all), by id ({@code page} from 1). */
+    public IPage<SkuStockRow> page(String prefix, long page, long size) {
+        return skus.byId(prefix, page, size);
     }
 
     /** What creating a SKU found. */

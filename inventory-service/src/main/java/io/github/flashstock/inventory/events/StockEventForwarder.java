@@ -45,7 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 @ConditionalOnProperty("rocketmq.name-server")
-class StockEventForwarder implements SmartLifecycle {
+public class StockEventForwarder implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(StockEventForwarder.class);
 
@@ -77,6 +77,18 @@ class StockEventForwarder implements SmartLifecycle {
         this.catalog = catalog;
         this.stream = stream;
         meters.gaugeCollectionSize("inventory.events.skus-to-read", List.of(), written);
+    }
+
+    /**
+     * What waits in every SKU's stream now (one XLEN per SKU MySQL knows, one XRANGE per stream that holds entries):
+     * the forwarder's backlog, and with its oldest entry, how far behind RocketMQ is.
+     */
+    public EventBacklog backlog() {
+        EventBacklog total = EventBacklog.NONE;
+        for (String sku : catalog.skuIds()) {
+            total = total.plus(stream.backlog(sku));
+        }
+        return total;
     }
 
     @EventListener

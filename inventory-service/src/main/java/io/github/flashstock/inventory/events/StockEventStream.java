@@ -112,6 +112,19 @@ class StockEventStream {
         return size != null && size > 0;
     }
 
+    /** The entries the SKU's stream holds and the time its oldest was written; {@link EventBacklog#NONE} when empty. */
+    EventBacklog backlog(String skuId) {
+        String key = StockKeys.events(skuId);
+        Long size = streams.size(key);
+        if (size == null || size == 0) {
+            return EventBacklog.NONE;
+        }
+        List<MapRecord<String, Object, Object>> oldest = streams.range(key, Range.unbounded(),
+                org.springframework.data.redis.connection.Limit.limit().count(1));
+        long written = oldest == null || oldest.isEmpty() ? 0 : oldest.get(0).getId().getTimestamp();
+        return new EventBacklog(size, written);
+    }
+
     /** Acknowledges the entries and deletes them: RocketMQ has them now. */
     void done(String skuId, List<RecordId> ids) {
         if (ids.isEmpty()) {

@@ -105,6 +105,19 @@ public class RedisDurability implements InitializingBean, DisposableBean {
         log.info("inventory.durability=fsync: every node has appendonly yes, appendfsync always");
     }
 
+    /**
+     * What keeps the level from holding now, read from the servers as the check at start reads it: under
+     * {@code fsync} the nodes without {@code appendonly yes} and {@code appendfsync always}, under {@code replica} the
+     * primaries short of replicas; empty when it holds ({@code none} promises nothing, so it always holds).
+     */
+    public List<String> shortfalls() {
+        return switch (level) {
+            case NONE -> List.of();
+            case FSYNC -> check();
+            case REPLICA -> replicaProblems();
+        };
+    }
+
     private void startReplicaWait() {
         if (replicas < 1) {
             throw new IllegalStateException("inventory.replica-wait.replicas must be at least 1, was " + replicas);

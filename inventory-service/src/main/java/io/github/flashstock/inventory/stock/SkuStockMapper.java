@@ -1,6 +1,9 @@
 package io.github.flashstock.inventory.stock;
 
 import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import com.baomidou.mybatisplus.core.toolkit.Wrappers;
+import com.baomidou.mybatisplus.extension.plugins.pagination.Page;
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
@@ -50,6 +53,16 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
     @Select("SELECT sku_id, stocked, sold, reserved, allotment_available, allotment_incoming, allotment_sold,"
             + " per_user_limit, version FROM sku_stock WHERE reserved > 0 OR allotment_sold > 0")
     List<SkuStockRow> withReserveSales();
+
+    /**
+     * One page of the SKUs whose id starts with {@code prefix} (null: all), by id ({@code page} from 1); {@code total}
+     * counts them all. The prefix's {@code _} is matched as itself, not as LIKE's any-character.
+     */
+    default IPage<SkuStockRow> byId(String prefix, long page, long size) {
+        return selectPage(new Page<>(page, size), Wrappers.<SkuStockRow>query()
+                .likeRight(prefix != null, "sku_id", prefix == null ? null : prefix.replace("_", "\\_"))
+                .orderByAsc("sku_id"));
+    }
 
     @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
     List<String> skuIds();

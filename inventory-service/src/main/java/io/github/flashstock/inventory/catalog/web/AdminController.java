@@ -1,10 +1,13 @@
 package io.github.flashstock.inventory.catalog.web;
 
-import io.github.flashstock.inventory.stock.web.Problems;
-
+import com.baomidou.mybatisplus.core.metadata.IPage;
+import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.stock.SegmentCounts;
-import io.github.flashstock.inventory.catalog.StockCatalog;
+import io.github.flashstock.inventory.stock.SkuStockRow;
+import io.github.flashstock.inventory.stock.web.Problems;
+import io.github.flashstock.support.web.Paging.Listing;
+import io.github.flashstock.support.web.Paging;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -18,12 +21,14 @@ import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Operator actions; every path under {@code /admin} needs the configured bearer token. */
@@ -46,6 +51,27 @@ public class AdminController {
     }
 
     record Restock(@NotNull @Positive @Max(1_000_000_000) Long quantity) {
+    }
+
+    /** A SKU as the listing shows it: MySQL's counts (the stock view has both stores'). */
+    record SkuSummary(String skuId, long stocked, long available, long reserved, long sold) {
+    }
+
+    /**
+     * The SKUs MySQL knows, by id, a page at a time ({@link Paging}): the items with {@code page}, {@code size},
+     * {@code total}; with {@code prefix}, only the SKUs whose id starts with it.
+     */
+    @GetMapping
+    Listing<SkuSummary> list(@RequestParam(required = false) @Pattern(regexp = SKU_ID, message = "prefix: " + SKU_ID)
+                             String prefix,
+                             @RequestParam(defaultValue = Paging.DEFAULT_PAGE)
+                             @Min(value = 1, message = Paging.PAGE_RULE) int page,
+                             @RequestParam(defaultValue = Paging.DEFAULT_SIZE_TEXT)
+                             @Min(value = 1, message = Paging.SIZE_RULE)
+                             @Max(value = Paging.MAX_SIZE, message = Paging.SIZE_RULE) int size) {
+        IPage<SkuStockRow> rows = catalog.page(prefix, page, size);
+        return new Listing<>(rows.getRecords().stream().map(r -> new SkuSummary(r.skuId(), r.stocked(), r.available(),
+                r.reserved(), r.sold())).toList(), rows.getCurrent(), rows.getSize(), rows.getTotal());
     }
 
     /** Creates a SKU in MySQL and Redis: 201, or 409 {@code sku-exists} (nothing overwritten). */

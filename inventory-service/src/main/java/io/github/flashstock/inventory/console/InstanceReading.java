@@ -1,0 +1,40 @@
+package io.github.flashstock.inventory.console;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One instance's readings at one moment, as {@code GET /admin/console/instance} answers them. The counts are totals
+ * since the instance started (a page turns two readings into rates, as Prometheus's {@code rate()} does); the
+ * latencies are Micrometer's percentiles over its last two minutes.
+ *
+ * @param instance      the instance's address, {@code host:port}
+ * @param atMillis      when it was read (epoch milliseconds)
+ * @param startedMillis when the instance started (a count that goes down means a restart)
+ * @param tries         Tries by outcome ({@code inventory.reservations{outcome}}), and {@code refused_early}: those the
+ *                      sold-out shortcut refused before they became branches ({@code inventory.reservations.refused-early})
+ * @param phases        second phases done, by phase ({@code inventory.phases{phase,result=done}})
+ * @param latencyMillis p50 and p99 of each phase ({@code inventory.phase{phase}}), milliseconds
+ * @param health        what an operator checks before trusting the numbers
+ */
+public record InstanceReading(String instance, long atMillis, long startedMillis, Map<String, Double> tries,
+                              Map<String, Double> phases, Map<String, Map<String, Double>> latencyMillis,
+                              Health health) {
+
+    /**
+     * @param redisBreaker       the Redis circuit breaker: closed (Tries go to Redis), open, half_open
+     * @param durability         {@code inventory.durability}
+     * @param durabilityShortfalls what keeps it from holding now, read from the servers; empty when it holds
+     * @param eventBacklog       stock events in Redis not yet with RocketMQ (stream entries); null when Redis could
+     *                           not be asked
+     * @param eventLagMillis     how long the oldest of them has waited; null likewise
+     * @param coordinators       the Seata TCs the client's registry lists, each with whether a connection opens
+     */
+    public record Health(String redisBreaker, String durability, List<String> durabilityShortfalls, Long eventBacklog,
+                         Long eventLagMillis, List<Coordinator> coordinators) {
+    }
+
+    /** A Seata TC the registry lists, and whether a TCP connection to it opened within the probe's timeout. */
+    public record Coordinator(String address, boolean reachable) {
+    }
+}

@@ -1,0 +1,128 @@
+package io.github.flashstock.inventory.console;
+
+import io.github.flashstock.inventory.events.EventBacklog;
+import io.github.flashstock.inventory.events.StockEventForwarder;
+import io.github.flashstock.inventory.redis.RedisDurability;
+import io.github.flashstock.inventory.redis.RedisHealth;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads this instance for the console ({@link InstanceReading}). The meters are read as they are; what costs server
+ * round trips (the durability check, the event backlog, the coordinators' probe) is read at most once per
+ * {@link #SLOW_EVERY_MILLIS}, however many pages poll, so a reading is never older than that plus the poll.
+ */
+@Component
+public class InstanceReadings {
+
+    static final long SLOW_EVERY_MILLIS = 500;
+
+    private final MeterRegistry meters;
+    private final RedisHealth redis;
+    private final RedisDurability durability;
+    private final ObjectProvider<StockEventForwarder> forwarder;
+    private final Coordinators coordinators;
+    private final Environment environment;
+    private final Clock clock;
+    private final long started = ManagementFactory.getRuntimeMXBean().getStartTime();
+    private Slow slow;
+    private long slowRead = Long.MIN_VALUE;
+
+    InstanceReadings(MeterRegistry meters, RedisHealth redis, RedisDurability durability,
+                     ObjectProvider<StockEventForwarder> forwarder, Coordinators coordinators, Environment environment,
+                     ObjectProvider<Clock> clock) {
+        this.meters = meters;
+        this.redis = redis;
+        this.durability = durability;
+        this.forwarder = forwarder;
+        this.coordinators = coordinators;
+        this.environment = environment;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /** What the slow readings found. */
+    private record Slow(List<String> shortfalls, Long backlog, Long lagMillis,
+                        List<InstanceReading.Coordinator> coordinators) {
+    }
+
+    /** This instance's address as it registers: {@code server.address} (127.0.0.1 by default) and its port. */
+    public String address() {
+        return environment.getProperty("server.address", "127.0.0.1") + ":"
+                + environment.getProperty("local.server.port", environment.getProperty("server.port", "8080"));
+    }
+
+    public InstanceReading read() {
+        long now = clock.millis();
+        Slow s = slow(now);
+        InstanceReading.Health health = new InstanceReading.Health(redis.state(),
+                durability.level().name().toLowerCase(Locale.ROOT), s.shortfalls(), s.backlog(), s.lagMillis(),
+                s.coordinators());
+        return new InstanceReading(address(), now, started, tries(), phases(), latencies(), health);
+    }
+
+    private synchronized Slow slow(long now) {
+        if (slow == null || now - slowRead >= SLOW_EVERY_MILLIS) {
+            Long backlog = null;
+            Long lag = null;
+            StockEventForwarder events = forwarder.getIfAvailable();
+            if (events != null) {
+                try {
+                    EventBacklog b = events.backlog();
+                    backlog = b.entries();
+                    lag = b.lagMillis(clock.millis());
+                } catch (RuntimeException e) {
+                    // Redis (or MySQL's SKU list) could not be asked: unknown, shown as such
+                }
+            }
+            slow = new Slow(durability.shortfalls(), backlog, lag, coordinators.probe());
+            slowRead = now;
+        }
+        return slow;
+    }
+
+    private Map<String, Double> tries() {
+        Map<String, Double> tries = new TreeMap<>();
+        for (Counter c : meters.find("inventory.reservations").counters()) {
+            tries.merge(c.getId().getTag("outcome"), c.count(), Double::sum);
+        }
+        Counter early = meters.find("inventory.reservations.refused-early").counter();
+        if (early != null) {
+            tries.put("refused_early", early.count());
+        }
+        return tries;
+    }
+
+    private Map<String, Double> phases() {
+        Map<String, Double> phases = new TreeMap<>();
+        for (Counter c : meters.find("inventory.phases").tag("result", "done").counters()) {
+            phases.merge(c.getId().getTag("phase"), c.count(), Double::sum);
+        }
+        return phases;
+    }
+
+    private Map<String, Map<String, Double>> latencies() {
+        Map<String, Map<String, Double>> latencies = new TreeMap<>();
+        for (Timer t : meters.find("inventory.phase").timers()) {
+            Map<String, Double> percentiles = new TreeMap<>();
+            for (ValueAtPercentile v : t.takeSnapshot().percentileValues()) {
+                percentiles.put("p" + Math.round(v.percentile() * 100), v.value(TimeUnit.MILLISECONDS));
+            }
+            if (!percentiles.isEmpty()) {
+                latencies.put(t.getId().getTag("phase"), percentiles);
+            }
+        }
+        return latencies;
+    }
+}

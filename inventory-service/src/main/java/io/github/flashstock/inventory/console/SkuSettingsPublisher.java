@@ -1,0 +1,88 @@
+package io.github.flashstock.inventory.console;
+
+import com.alibaba.cloud.nacos.NacosConfigManager;
+import com.alibaba.nacos.api.config.ConfigService;
+import com.alibaba.nacos.api.exception.NacosException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Changes a SKU's segment count or allotment the way an operator does: in the service's dataId in Nacos
+ * ({@code <spring.application.name>.yaml}, the configured group), which every instance applies live (the segment
+ * listener, the allotments' refresh). The dataId is read, changed in one line ({@link DataIdEdit}) and published
+ * only if nobody published in between (Nacos's compare-and-set on the content's MD5), retried a few times.
+ * A service that reads its settings from files has nothing live to change: {@link Outcome#NOT_LIVE}.
+ */
+@Component
+public class SkuSettingsPublisher {
+
+    private static final int ATTEMPTS = 3;
+    private static final long READ_TIMEOUT_MILLIS = 3000;
+
+    private final ObjectProvider<NacosConfigManager> nacos;
+    private final boolean live;
+    private final String dataId;
+    private final String group;
+
+    SkuSettingsPublisher(ObjectProvider<NacosConfigManager> nacos, Environment environment) {
+        this.nacos = nacos;
+        this.live = environment.getProperty("spring.cloud.nacos.config.enabled", Boolean.class, false);
+        this.dataId = environment.getRequiredProperty("spring.application.name") + ".yaml";
+        this.group = environment.getProperty("spring.cloud.nacos.config.group", "DEFAULT_GROUP");
+    }
+
+    public enum Outcome { PUBLISHED, NOT_LIVE, CHANGED_MEANWHILE, NACOS_UNAVAILABLE }
+
+    /** What happened, and where: the dataId and group published to (or that would have been). */
+    public record Result(Outcome outcome, String dataId, String group, String detail) {
+    }
+
+    /**
+     * Sets the SKU's segment count and/or allotment (null: left as it is) in the dataId. The values must be valid
+     * already (the caller checks them as the service's readers do).
+     */
+    public Result publish(String skuId, Integer segments, String allotment) {
+        NacosConfigManager manager = live ? nacos.getIfAvailable() : null;
+        if (manager == null) {
+            return new Result(Outcome.NOT_LIVE, dataId, group, "this instance reads its settings from files, not"
+                    + " Nacos: change inventory.segments.skus or inventory.mysql-store.allotment.skus there");
+        }
+        ConfigService config = manager.getConfigService();
+        try {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                String current = config.getConfig(dataId, group, READ_TIMEOUT_MILLIS);
+                String changed = current == null ? "" : current;
+                if (segments != null) {
+                    changed = DataIdEdit.set(changed, DataIdEdit.SEGMENTS, skuId, Integer.toString(segments));
+                }
+                if (allotment != null) {
+                    changed = DataIdEdit.set(changed, DataIdEdit.ALLOTMENTS, skuId, allotment);
+                }
+                boolean published = current == null
+                        ? config.publishConfig(dataId, group, changed, "yaml")
+                        : config.publishConfigCas(dataId, group, changed, md5(current), "yaml");
+                if (published) {
+                    return new Result(Outcome.PUBLISHED, dataId, group, "published; every instance applies it live");
+                }
+            }
+            return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "the dataId changed while this change was"
+                    + " being published, " + ATTEMPTS + " times in a row; nothing of this change was published");
+        } catch (NacosException e) {
+            return new Result(Outcome.NACOS_UNAVAILABLE, dataId, group, "Nacos: " + e.getErrMsg());
+        }
+    }
+
+    private static String md5(String content) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+                    .digest(content.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
