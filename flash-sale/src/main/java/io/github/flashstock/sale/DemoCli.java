@@ -137,6 +137,8 @@ public final class DemoCli {
         Thread stopper = new Thread(services::close, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
 
+        System.out.println("sale console       " + services.inventory().url() + "/console  (sign in with the admin"
+                + " token " + token + "): the sale live, every instance's health, actions");
         String saleId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("MMdd-HHmmss"));
         SalePlan plan = SalePlan.demo(saleId, units, buyers).withConcurrency(clients);
         if (warmUp > 0) {
@@ -172,6 +174,8 @@ public final class DemoCli {
                 + services.buyers().bearer("demo-buyer"));
         System.out.println("inventory-service  " + services.inventory().url() + "  (GET /skus/{id}/stock and /admin/**"
                 + " with the admin token " + token + "; /swagger-ui.html)");
+        System.out.println("sale console       " + services.inventory().url() + "/console  (sign in with the admin"
+                + " token): the stock per SKU, rates, health, findings; restock, segments and reserves from the page");
         System.out.println("Seata console      " + endpoints.seataConsoleUrl() + "  (login " + DevStackConfig.SEATA_CONSOLE_USER
                 + " / " + DevStackConfig.SEATA_CONSOLE_PASSWORD + "): TransactionInfo, application ids "
                 + "order-demo and inventory-service, group flashstock-tx-group");

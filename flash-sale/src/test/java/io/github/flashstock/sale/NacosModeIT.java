@@ -11,8 +11,13 @@ import io.github.flashstock.devstack.junit.SharedStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -179,8 +184,114 @@ class NacosModeIT {
         }
     }
 
+    /**
+     * The sale console in a real browser against both instances: a wrong token is refused, the counts are the stock
+     * view's, both instances' health is there, a running sale moves the counts and the rates, a restock through the
+     * page changes the stock, a bad one shows the problem's message and changes nothing, and a segment count set on
+     * the page is published in Nacos and applied by the instances. Screenshots in target/console/.
+     */
     @Test
     @Order(5)
+    void theSaleConsoleFollowsASaleOnBothInstancesAndActsThroughTheApiAndNacos() throws Exception {
+        String run = "console-" + UUID.randomUUID().toString().substring(0, 8);
+        String quiet = run + "-quiet";
+        String hot = run + "-hot";
+        assertThat(http.createSku(quiet, 120, 3).status()).isEqualTo(201);
+        String published = nacos.read("inventory-service.yaml").orElseThrow();
+        try (SaleConsoleBrowser page = SaleConsoleBrowser.open(services.inventory().url())) {
+            page.signIn("not-the-admin-token-" + run);
+            await().atMost(Duration.ofSeconds(15)).until(() -> !page.loginError().isEmpty());
+            assertThat(page.loginError()).contains("refused");
+            assertThat(page.signedIn()).as("nothing shown without the token").isFalse();
+
+            page.signIn(services.adminToken());
+            await().atMost(Duration.ofSeconds(15)).until(page::signedIn);
+            assertThat(page.url()).as("the token stays out of the address").doesNotContain(services.adminToken());
+            page.filter(run);
+
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertShowsTheStockView(page, quiet));
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                assertThat(page.instances()).as("one row per instance").hasSize(2)
+                        .allSatisfy(row -> assertThat(row).contains("closed").contains("fsync: holds"));
+                assertThat(page.registered()).contains(services.inventories().get(1).url().substring(7));
+            });
+
+            SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(hot, 300, 2, 1)), 1500, 1200, 16, 0, 17);
+            CompletableFuture<SaleReport> sale = CompletableFuture.supplyAsync(() -> new FlashSale(
+                    services.order().url(), services.inventory().url(), services.adminToken(), services.buyers(),
+                    System.out).run(plan));
+            Set<String> availableShown = new HashSet<>();
+            double[] peaks = new double[2];
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                String available = page.field(hot, "redis.available");
+                if (available != null) {
+                    availableShown.add(available);
+                }
+                peaks[0] = Math.max(peaks[0], page.figure("rate-tries"));
+                peaks[1] = Math.max(peaks[1], page.figure("rate-confirms"));
+                if (availableShown.size() == 2) {
+                    page.screenshot("sale-running");
+                }
+                return availableShown.size() >= 2 && peaks[0] > 0 && peaks[1] > 0;
+            });
+            page.screenshot("sale-running");
+            SaleReport report = sale.get(3, TimeUnit.MINUTES);
+            report.print(System.out);
+            assertThat(report.errors()).isZero();
+            assertThat(report.oversold()).isZero();
+            awaitStoresAgree(hot, 300);
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertShowsTheStockView(page, hot));
+
+            page.select(quiet);
+            page.restock("30");
+            SaleConsoleBrowser.Message restocked = page.awaitMessage();
+            assertThat(restocked.ok()).as(restocked.text()).isTrue();
+            assertThat(restocked.text()).contains("Restocked " + quiet);
+            assertThat(http.stock(quiet).path("mysql").path("stocked").asLong()).isEqualTo(150);
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertShowsTheStockView(page, quiet));
+
+            page.restock("0");
+            SaleConsoleBrowser.Message refused = page.awaitMessage();
+            page.screenshot("bad-restock");
+            assertThat(refused.ok()).isFalse();
+            assertThat(refused.text()).contains("Invalid request").contains("quantity").contains("(400)");
+            assertThat(http.stock(quiet).path("mysql").path("stocked").asLong()).as("nothing changed").isEqualTo(150);
+            assertThat(http.stock(quiet).path("redis").path("stocked").asLong()).isEqualTo(150);
+
+            page.setSegments("4");
+            SaleConsoleBrowser.Message segmented = page.awaitMessage();
+            assertThat(segmented.ok()).as(segmented.text()).isTrue();
+            assertThat(segmented.text()).contains("published in Nacos");
+            assertThat(nacos.read("inventory-service.yaml")).hasValueSatisfying(yaml -> assertThat(yaml)
+                    .contains(quiet + ": 4").contains("# per-SKU overrides, e.g.  hot-phone-128g: 8"));
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                assertThat(http.stock(quiet).path("redis").path("segments").asInt()).isEqualTo(4);
+                assertThat(page.field(quiet, "redis.segments")).isEqualTo("4");
+            });
+            page.screenshot("console");
+        } finally {
+            nacos.publish("inventory-service.yaml", published);
+        }
+    }
+
+    /** The page's row of the SKU shows, field by field, what {@code GET /skus/{id}/stock} answers now. */
+    private static void assertShowsTheStockView(SaleConsoleBrowser page, String sku) {
+        JsonNode stock = http.stock(sku);
+        for (String field : List.of("redis.stocked", "redis.available", "redis.reserved", "redis.sold",
+                "mysql.stocked", "mysql.available", "mysql.reserved", "mysql.sold", "mysql.allotment.available",
+                "mysql.allotment.incoming", "mysql.allotment.sold", "redis.segments")) {
+            JsonNode value = stock;
+            for (String part : field.split("\\.")) {
+                value = value.path(part);
+            }
+            assertThat(page.field(sku, field)).as(sku + " " + field)
+                    .isEqualTo(String.format(Locale.US, "%,d", value.asLong()));
+        }
+        assertThat(page.field(sku, "limit")).isEqualTo(String.valueOf(stock.path("redis").path("perUserLimit").asInt()));
+    }
+
+    @Test
+    @Order(6)
     void ordersGoOnThroughTheOtherInstanceWhenOneIsKilledMidSale() {
         String sku = "nacos-kill-" + UUID.randomUUID().toString().substring(0, 8);
         ServiceProcess victim = services.inventories().get(1);
@@ -205,7 +316,7 @@ class NacosModeIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void ordersGoOnWhileNacosIsDownAndAChangePublishedAfterItReturnsArrives() {
         String sku = "nacos-down-" + UUID.randomUUID().toString().substring(0, 8);
         SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 150, 2, 1)), 400, 320, 16, 0, 13);

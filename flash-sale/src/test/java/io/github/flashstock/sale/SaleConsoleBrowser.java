@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -92,14 +93,14 @@ final class SaleConsoleBrowser implements AutoCloseable {
 
     /** A SKU's cell as the page shows it ({@code redis.available}, {@code mysql.sold}…); null while it has no row. */
     String field(String skuId, String field) {
-        List<WebElement> cells = driver.findElements(By.cssSelector("#skus tr[data-sku='" + skuId + "'] td[data-field='"
-                + field + "']"));
-        return cells.isEmpty() ? null : cells.get(0).getText();
+        return (String) read("var c = document.querySelector(\"#skus tr[data-sku='\" + arguments[0]"
+                + " + \"'] td[data-field='\" + arguments[1] + \"']\"); return c ? c.textContent : null;", skuId, field);
     }
 
     /** A figure at the top ({@code rate-tries}, {@code rate-confirms}…) as a number; -1 while it shows none. */
     double figure(String id) {
-        String text = driver.findElement(By.id(id)).getText().replace(",", "");
+        String text = ((String) read("return document.getElementById(arguments[0]).textContent;", id))
+                .replace(",", "");
         try {
             return Double.parseDouble(text);
         } catch (NumberFormatException e) {
@@ -108,19 +109,30 @@ final class SaleConsoleBrowser implements AutoCloseable {
     }
 
     /** The health table's rows, one per inventory instance, as text. */
+    @SuppressWarnings("unchecked")
     List<String> instances() {
-        return driver.findElements(By.cssSelector("#instances tbody tr")).stream().map(WebElement::getText).toList();
+        return (List<String>) read("return Array.from(document.querySelectorAll('#instances tbody tr'))"
+                + ".map(function (r) { return r.innerText; });");
     }
 
     String registered() {
-        return driver.findElement(By.id("registered")).getText();
+        return (String) read("return document.getElementById('registered').textContent;");
     }
 
-    /** Clicks the SKU's row, so the actions apply to it. */
+    /**
+     * Runs a script that reads the page: in one go on the page's own thread, so the table the page rebuilds every
+     * second is read whole, never half old and half new (and no element goes stale between finding and reading it).
+     */
+    private Object read(String script, Object... args) {
+        return driver.executeScript(script, args);
+    }
+
+    /** Clicks the SKU's row, so the actions apply to it (again if the page rebuilt the row under the click). */
     void select(String skuId) {
-        driver.findElement(By.cssSelector("#skus tr[data-sku='" + skuId + "'] td")).click();
-        new WebDriverWait(driver, Duration.ofSeconds(5)).until(d -> skuId.equals(
-                d.findElement(By.id("action-sku")).getText()));
+        new WebDriverWait(driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(By.cssSelector("#skus tr[data-sku='" + skuId + "'] td")).click();
+            return skuId.equals(d.findElement(By.id("action-sku")).getText());
+        });
     }
 
     void restock(String quantity) {

@@ -6,6 +6,7 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.seata.discovery.registry.RegistryFactory;
+import org.apache.seata.discovery.registry.RegistryService;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
@@ -27,7 +28,8 @@ class Coordinators {
     List<InstanceReading.Coordinator> probe() {
         List<InetSocketAddress> listed;
         try {
-            listed = RegistryFactory.getInstance().lookup(group);
+            RegistryService<?> registry = RegistryFactory.getInstance();
+            listed = registry.lookup(group);
         } catch (Exception e) {
             return List.of(new InstanceReading.Coordinator("(the registry could not be read: " + e.getMessage() + ")",
                     false));

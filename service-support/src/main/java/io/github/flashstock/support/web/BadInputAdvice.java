@@ -4,13 +4,13 @@ import java.net.URI;
 import java.util.List;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.beans.TypeMismatchException;
-import org.springframework.context.MessageSourceResolvable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.context.request.WebRequest;
@@ -36,7 +36,10 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
                                                                             HttpHeaders headers, HttpStatusCode status,
                                                                             WebRequest request) {
-        return invalidRequest(e.getAllErrors().stream().map(MessageSourceResolvable::getDefaultMessage).sorted().toList());
+        // a body's constraint is a field error, named as handleMethodArgumentNotValid names it; a parameter's message
+        // names the parameter itself (Paging's rules)
+        return invalidRequest(e.getAllErrors().stream().map(r -> r instanceof FieldError f
+                ? f.getField() + ": " + f.getDefaultMessage() : r.getDefaultMessage()).sorted().toList());
     }
 
     @Override

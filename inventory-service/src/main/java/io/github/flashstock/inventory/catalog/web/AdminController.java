@@ -37,6 +37,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class AdminController {
 
     public static final String SKU_ID = "[A-Za-z0-9._-]{1,64}";
+    static final String PREFIX_RULE = "prefix: 1 to 64 of the characters A-Z a-z 0-9 . _ -";
 
     private final StockCatalog catalog;
     private final SegmentCounts segmentCounts;
@@ -62,7 +63,7 @@ public class AdminController {
      * {@code total}; with {@code prefix}, only the SKUs whose id starts with it.
      */
     @GetMapping
-    Listing<SkuSummary> list(@RequestParam(required = false) @Pattern(regexp = SKU_ID, message = "prefix: " + SKU_ID)
+    Listing<SkuSummary> list(@RequestParam(required = false) @Pattern(regexp = SKU_ID, message = PREFIX_RULE)
                              String prefix,
                              @RequestParam(defaultValue = Paging.DEFAULT_PAGE)
                              @Min(value = 1, message = Paging.PAGE_RULE) int page,

@@ -38,7 +38,7 @@ class ConsoleController {
 
     /** A whole number of units, or a whole percent from 0 to 100 ({@link AllotmentTarget#parse}). */
     static final String ALLOTMENT = "[0-9]{1,12}|[0-9]{1,3}%";
-    static final String ALLOTMENT_RULE = "allotment: a number of units (50) or a whole percent from 0 to 100 (10%)";
+    static final String ALLOTMENT_RULE = "a number of units (50) or a whole percent from 0 to 100 (10%)";
 
     private final InstanceReadings instance;
     private final ClusterReadings cluster;
@@ -67,8 +67,8 @@ class ConsoleController {
     }
 
     /** A SKU's segment count and/or allotment; null leaves it as it is, at least one is needed. */
-    record SkuSettings(@Min(value = 1, message = "segments: must be 1 to " + SegmentCounts.MAX)
-                       @Max(value = SegmentCounts.MAX, message = "segments: must be 1 to " + SegmentCounts.MAX)
+    record SkuSettings(@Min(value = 1, message = "must be 1 to " + SegmentCounts.MAX)
+                       @Max(value = SegmentCounts.MAX, message = "must be 1 to " + SegmentCounts.MAX)
                        Integer segments,
                        @Pattern(regexp = ALLOTMENT, message = ALLOTMENT_RULE) String allotment) {
     }
@@ -86,7 +86,7 @@ class ConsoleController {
             return invalid("give segments, allotment or both");
         }
         if (body.allotment() != null && AllotmentTarget.parse(body.allotment()).isEmpty()) {
-            return invalid(ALLOTMENT_RULE);
+            return invalid("allotment: " + ALLOTMENT_RULE);
         }
         if (catalog.view(skuId).isEmpty()) {
             return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));

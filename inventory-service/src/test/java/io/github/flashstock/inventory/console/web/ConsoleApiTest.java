@@ -1,0 +1,170 @@
+package io.github.flashstock.inventory.console.web;
+
+import static org.hamcrest.Matchers.contains;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.github.flashstock.inventory.WebSliceSettings;
+import io.github.flashstock.inventory.catalog.StockCatalog;
+import io.github.flashstock.inventory.console.ClusterReadings;
+import io.github.flashstock.inventory.console.InstanceReading;
+import io.github.flashstock.inventory.console.InstanceReadings;
+import io.github.flashstock.inventory.console.SkuSettingsPublisher;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+/**
+ * The console's API: the readings for the admin only, and a SKU's settings published only when the body is good and
+ * the SKU known, with each way it can fail answered as its own problem.
+ */
+@WebMvcTest(controllers = ConsoleController.class, properties = "inventory.admin-token=" + ConsoleApiTest.TOKEN)
+@ActiveProfiles("devstack")
+@Import(WebSliceSettings.class)
+class ConsoleApiTest {
+
+    static final String TOKEN = "console-api-admin-token";
+
+    @Autowired
+    MockMvc mvc;
+    @MockitoBean
+    InstanceReadings instance;
+    @MockitoBean
+    ClusterReadings cluster;
+    @MockitoBean
+    SkuSettingsPublisher publisher;
+    @MockitoBean
+    StockCatalog catalog;
+
+    @BeforeEach
+    void aKnownSku() {
+        given(catalog.view("hot-1")).willReturn(Optional.of(new StockCatalog.StockView("hot-1", null, null)));
+        given(catalog.view("nope")).willReturn(Optional.empty());
+    }
+
+    @Test
+    void answersThisInstancesReadings() throws Exception {
+        given(instance.read()).willReturn(new InstanceReading("127.0.0.1:8081", 2_000, 1_000,
+                Map.of("reserved", 7.0), Map.of("confirm", 5.0), Map.of("try", Map.of("p50", 1.5, "p99", 9.0)),
+                new InstanceReading.Health("closed", "fsync", List.of(), 0L, 0L,
+                        List.of(new InstanceReading.Coordinator("127.0.0.1:18091", true)))));
+
+        mvc.perform(get("/admin/console/instance").header("Authorization", "Bearer " + TOKEN))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.tries.reserved").value(7.0))
+                .andExpect(jsonPath("$.latencyMillis.try.p99").value(9.0))
+                .andExpect(jsonPath("$.health.coordinators[0].reachable").value(true));
+    }
+
+    @Test
+    void passesTheCallersCredentialsOnToTheOtherInstances() throws Exception {
+        given(cluster.read("Bearer " + TOKEN)).willReturn(new ClusterReadings.Overview(1, List.of(), Map.of(), null));
+
+        mvc.perform(get("/admin/console/overview").header("Authorization", "Bearer " + TOKEN))
+                .andExpect(status().isOk());
+
+        verify(cluster).read("Bearer " + TOKEN);
+    }
+
+    @Test
+    void refusesEveryPathWithoutTheAdminToken() throws Exception {
+        for (String path : List.of("/admin/console/instance", "/admin/console/overview")) {
+            mvc.perform(get(path).header("Authorization", "Bearer wrong-" + TOKEN))
+                    .andExpect(status().isUnauthorized());
+        }
+        mvc.perform(put("/admin/skus/hot-1/settings").contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"segments\":4}"))
+                .andExpect(status().isUnauthorized());
+        verifyNoInteractions(instance, cluster, publisher);
+    }
+
+    @Test
+    void publishesAGoodChangeAndSaysWhere() throws Exception {
+        given(publisher.publish("hot-1", 4, "20%")).willReturn(new SkuSettingsPublisher.Result(
+                SkuSettingsPublisher.Outcome.PUBLISHED, "inventory-service.yaml", "DEFAULT_GROUP", "published"));
+
+        settings("hot-1", "{\"segments\":4,\"allotment\":\"20%\"}")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.dataId").value("inventory-service.yaml"))
+                .andExpect(jsonPath("$.segments").value(4))
+                .andExpect(jsonPath("$.allotment").value("20%"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"segments\":0}                  | segments: must be 1 to 64",
+            "{\"segments\":65}                 | segments: must be 1 to 64",
+            "{\"allotment\":\"-5\"}            | allotment: a number of units (50) or a whole percent from 0 to 100 (10%)",
+            "{\"allotment\":\"101%\"}          | allotment: a number of units (50) or a whole percent from 0 to 100 (10%)",
+            "{\"allotment\":\"ten\"}           | allotment: a number of units (50) or a whole percent from 0 to 100 (10%)",
+            "{}                                | give segments, allotment or both",
+            "{\"segments\":null}               | give segments, allotment or both"})
+    void refusesABadChangeNamingWhatIsWrongAndPublishesNothing(String body, String error) throws Exception {
+        settings("hot-1", body)
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:invalid-request"))
+                .andExpect(jsonPath("$.errors", contains(error)));
+
+        verifyNoInteractions(publisher);
+    }
+
+    @Test
+    void refusesBodiesThatAreNotTheChange() throws Exception {
+        settings("hot-1", "{\"segments\":\"four\"}").andExpect(status().isBadRequest());
+        settings("hot-1", "not json").andExpect(status().isBadRequest());
+        settings("bad$sku", "{\"segments\":4}").andExpect(status().isBadRequest());
+        verifyNoInteractions(publisher);
+    }
+
+    @Test
+    void anUnknownSkuIs404AndNothingIsPublished() throws Exception {
+        settings("nope", "{\"segments\":4}")
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:unknown-sku"));
+        verifyNoInteractions(publisher);
+    }
+
+    @Test
+    void eachWayPublishingFailsHasItsOwnProblem() throws Exception {
+        given(publisher.publish(any(), any(), any())).willReturn(new SkuSettingsPublisher.Result(
+                SkuSettingsPublisher.Outcome.NOT_LIVE, "inventory-service.yaml", "DEFAULT_GROUP", "files"));
+        settings("hot-1", "{\"segments\":4}").andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:settings-not-live"));
+
+        given(publisher.publish(any(), any(), any())).willReturn(new SkuSettingsPublisher.Result(
+                SkuSettingsPublisher.Outcome.CHANGED_MEANWHILE, "inventory-service.yaml", "DEFAULT_GROUP", "again"));
+        settings("hot-1", "{\"segments\":4}").andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:settings-changed-meanwhile"));
+
+        given(publisher.publish(any(), any(), any())).willReturn(new SkuSettingsPublisher.Result(
+                SkuSettingsPublisher.Outcome.NACOS_UNAVAILABLE, "inventory-service.yaml", "DEFAULT_GROUP", "down"));
+        settings("hot-1", "{\"segments\":4}").andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "5"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:nacos-unavailable"));
+    }
+
+    private org.springframework.test.web.servlet.ResultActions settings(String sku, String body) throws Exception {
+        return mvc.perform(put("/admin/skus/" + sku + "/settings").header("Authorization", "Bearer " + TOKEN)
+                .contentType(MediaType.APPLICATION_JSON).content(body));
+    }
+}
