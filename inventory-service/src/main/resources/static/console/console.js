@@ -181,6 +181,10 @@
       if (tryLatency.p50 !== undefined) { p50 = Math.max(p50 || 0, tryLatency.p50); }
       if (tryLatency.p99 !== undefined) { p99 = Math.max(p99 || 0, tryLatency.p99); }
       var h = r.health;
+      var checkedAgo = (r.atMillis - h.checkedMillis) / 1000;
+      if (checkedAgo > 3) {
+        tr.cells[0].appendChild(el('span', ' (health read ' + fmt(checkedAgo, 0) + ' s before)', 'muted small'));
+      }
       tr.appendChild(el('td', h.redisBreaker, h.redisBreaker === 'closed' ? 'good' : 'bad'));
       var shortfalls = h.durabilityShortfalls || [];
       tr.appendChild(el('td', h.durability + (shortfalls.length ? ': does not hold (' + shortfalls.join('; ') + ')' : ': holds'),

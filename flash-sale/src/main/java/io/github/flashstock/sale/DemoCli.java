@@ -31,8 +31,10 @@ import java.util.stream.Collectors;
  * Ctrl-C, or, with {@code --exit}, stops at once (exit code 0 only when the sale balanced).
  * <pre>
  * bin/demo [--exit] [--buyers 2000] [--units 200] [--clients 32] [--instances 1] [--no-nacos] [--warm-up 200]
- *          [--redis-outage [seconds]]
+ *          [--open-after seconds] [--redis-outage [seconds]]
  * </pre>
+ * Before the sale it prints the sale console's address and, without {@code --exit}, waits {@code --open-after}
+ * seconds (15; 0 with {@code --exit}) so that the console can be opened before the first buyer arrives.
  * By default configuration and discovery come from the devstack's Nacos: {@code nacos-config/} is published there
  * with {@code import.sh}, the services register, order-demo finds inventory-service through it, and part-way through
  * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
@@ -56,6 +58,7 @@ public final class DemoCli {
         boolean nacos = true;
         int warmUp = 200;
         int redisOutage = 0;
+        int openAfter = -1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--redis-outage" -> redisOutage = i + 1 < args.length && args[i + 1].matches("[1-9][0-9]{0,2}")
@@ -67,19 +70,22 @@ public final class DemoCli {
                 case "--instances" -> instances = positive(args, ++i);
                 case "--no-nacos" -> nacos = false;
                 case "--warm-up" -> warmUp = count(args, ++i);
+                case "--open-after" -> openAfter = count(args, ++i);
                 default -> {
                     System.err.println("unknown argument " + args[i] + "; usage: bin/demo [--exit] [--buyers N]"
                             + " [--units N] [--clients N] [--instances N] [--no-nacos] [--warm-up N]"
-                            + " [--redis-outage [seconds]]");
+                            + " [--open-after seconds] [--redis-outage [seconds]]");
                     System.exit(2);
                 }
             }
         }
-        System.exit(run(exit, buyers, units, clients, instances, nacos, warmUp, redisOutage));
+        // without --exit someone is watching: time to open the sale console before the sale opens
+        int pause = openAfter >= 0 ? openAfter : exit ? 0 : 15;
+        System.exit(run(exit, buyers, units, clients, instances, nacos, warmUp, pause, redisOutage));
     }
 
     static int run(boolean exit, int buyers, int units, int clients, int instances, boolean nacos, int warmUp,
-                   int redisOutageSeconds) {
+                   int openAfterSeconds, int redisOutageSeconds) {
         DevStack stack = DevStack.fromEnvironment();
         DevStackConfig config = stack.config();
         Set<Component> servers = Component.defaults();
@@ -143,6 +149,15 @@ public final class DemoCli {
         SalePlan plan = SalePlan.demo(saleId, units, buyers).withConcurrency(clients);
         if (warmUp > 0) {
             warmUp(services, token, saleId, warmUp, plan.concurrency());
+        }
+        if (openAfterSeconds > 0) {
+            System.out.printf("The sale opens in %d s: open the sale console (%s/console) to watch it live%n",
+                    openAfterSeconds, services.inventory().url());
+            try {
+                Thread.sleep(openAfterSeconds * 1000L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         System.out.printf("%nFlash sale %s: %s (%d units, limit %d per user) and %s (%d units); %d buyers, %d at a time%n",
                 saleId, plan.skus().get(0).skuId(), plan.skus().get(0).units(), plan.skus().get(0).perUserLimit(),

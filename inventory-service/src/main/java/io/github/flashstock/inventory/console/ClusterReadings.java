@@ -1,6 +1,9 @@
 package io.github.flashstock.inventory.console;
 
 import io.github.flashstock.inventory.reconciliation.ReconciliationSettings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,11 +65,11 @@ public class ClusterReadings {
 
     /** Reads every instance; {@code authorization} is the caller's header, passed on to the other instances. */
     public Overview read(String authorization) {
-        String me = self.address();
         Map<String, List<String>> registered = new LinkedHashMap<>();
         registered.put(service, listed(service));
         registered.put(ORDER_SERVICE, listed(ORDER_SERVICE));
         List<String> peers = new ArrayList<>(registered.get(service));
+        String me = peers.stream().filter(this::isSelf).findFirst().orElse(self.address());
         peers.remove(me);
         List<CompletableFuture<Member>> asked = peers.stream().map(p -> ask(p, authorization)).toList();
         List<Member> members = new ArrayList<>();
@@ -74,6 +77,25 @@ public class ClusterReadings {
         asked.forEach(f -> members.add(f.join()));
         members.sort((a, b) -> a.address().compareTo(b.address()));
         return new Overview(System.currentTimeMillis(), members, registered, seataConsole);
+    }
+
+    /**
+     * Whether a registered {@code host:port} is this instance: its port, on an address of this machine (the registry
+     * may list the machine's own address where this instance calls itself 127.0.0.1).
+     */
+    private boolean isSelf(String address) {
+        String mine = self.address();
+        String port = mine.substring(mine.lastIndexOf(':') + 1);
+        int colon = address.lastIndexOf(':');
+        if (colon < 0 || !address.substring(colon + 1).equals(port)) {
+            return false;
+        }
+        try {
+            InetAddress host = InetAddress.getByName(address.substring(0, colon));
+            return host.isLoopbackAddress() || host.isAnyLocalAddress() || NetworkInterface.getByInetAddress(host) != null;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private List<String> listed(String name) {

@@ -29,9 +29,12 @@ public record InstanceReading(String instance, long atMillis, long startedMillis
      *                           not be asked
      * @param eventLagMillis     how long the oldest of them has waited; null likewise
      * @param coordinators       the Seata TCs the client's registry lists, each with whether a connection opens
+     * @param checkedMillis      when the durability, the backlog and the coordinators were read (epoch milliseconds;
+     *                           they are read in the background, at most {@code InstanceReadings.SLOW_EVERY_MILLIS}
+     *                           apart while someone asks)
      */
     public record Health(String redisBreaker, String durability, List<String> durabilityShortfalls, Long eventBacklog,
-                         Long eventLagMillis, List<Coordinator> coordinators) {
+                         Long eventLagMillis, List<Coordinator> coordinators, long checkedMillis) {
     }
 
     /** A Seata TC the registry lists, and whether a TCP connection to it opened within the probe's timeout. */

@@ -14,18 +14,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
  * Reads this instance for the console ({@link InstanceReading}). The meters are read as they are; what costs server
- * round trips (the durability check, the event backlog, the coordinators' probe) is read at most once per
- * {@link #SLOW_EVERY_MILLIS}, however many pages poll, so a reading is never older than that plus the poll.
+ * round trips (the durability check, the event backlog: one XLEN per SKU, the coordinators' probe) is read on a thread
+ * of its own, again whenever a reading is asked for and the last one is older than {@link #SLOW_EVERY_MILLIS}, so an
+ * answer never waits for Redis or MySQL under a sale's load (but the first) and says when its health was read
+ * ({@link InstanceReading.Health#checkedMillis()}). Nothing is read while nobody asks.
  */
 @Component
-public class InstanceReadings {
+public class InstanceReadings implements DisposableBean {
 
     static final long SLOW_EVERY_MILLIS = 500;
 
@@ -37,8 +44,13 @@ public class InstanceReadings {
     private final Environment environment;
     private final Clock clock;
     private final long started = ManagementFactory.getRuntimeMXBean().getStartTime();
-    private Slow slow;
-    private long slowRead = Long.MIN_VALUE;
+    private final ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "console-readings");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private volatile Slow slow;
 
     InstanceReadings(MeterRegistry meters, RedisHealth redis, RedisDurability durability,
                      ObjectProvider<StockEventForwarder> forwarder, Coordinators coordinators, Environment environment,
@@ -52,8 +64,8 @@ public class InstanceReadings {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** What the slow readings found. */
-    private record Slow(List<String> shortfalls, Long backlog, Long lagMillis,
+    /** What the slow readings found, and when. */
+    private record Slow(long atMillis, List<String> shortfalls, Long backlog, Long lagMillis,
                         List<InstanceReading.Coordinator> coordinators) {
     }
 
@@ -68,28 +80,57 @@ public class InstanceReadings {
         Slow s = slow(now);
         InstanceReading.Health health = new InstanceReading.Health(redis.state(),
                 durability.level().name().toLowerCase(Locale.ROOT), s.shortfalls(), s.backlog(), s.lagMillis(),
-                s.coordinators());
+                s.coordinators(), s.atMillis());
         return new InstanceReading(address(), now, started, tries(), phases(), latencies(), health);
     }
 
-    private synchronized Slow slow(long now) {
-        if (slow == null || now - slowRead >= SLOW_EVERY_MILLIS) {
-            Long backlog = null;
-            Long lag = null;
-            StockEventForwarder events = forwarder.getIfAvailable();
-            if (events != null) {
-                try {
-                    EventBacklog b = events.backlog();
-                    backlog = b.entries();
-                    lag = b.lagMillis(clock.millis());
-                } catch (RuntimeException e) {
-                    // Redis (or MySQL's SKU list) could not be asked: unknown, shown as such
+    private Slow slow(long now) {
+        Slow last = slow;
+        if (last == null) {
+            synchronized (this) {
+                if (slow == null) {
+                    slow = readSlow();
                 }
+                return slow;
             }
-            slow = new Slow(durability.shortfalls(), backlog, lag, coordinators.probe());
-            slowRead = now;
         }
-        return slow;
+        if (now - last.atMillis() >= SLOW_EVERY_MILLIS && refreshing.compareAndSet(false, true)) {
+            try {
+                refresher.execute(() -> {
+                    try {
+                        slow = readSlow();
+                    } finally {
+                        refreshing.set(false);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                refreshing.set(false); // shutting down
+            }
+        }
+        return last;
+    }
+
+    private Slow readSlow() {
+        Long backlog = null;
+        Long lag = null;
+        StockEventForwarder events = forwarder.getIfAvailable();
+        if (events != null) {
+            try {
+                EventBacklog b = events.backlog();
+                backlog = b.entries();
+                lag = b.lagMillis(clock.millis());
+            } catch (RuntimeException e) {
+                // Redis (or MySQL's SKU list) could not be asked: unknown, shown as such
+            }
+        }
+        List<String> shortfalls = durability.shortfalls();
+        List<InstanceReading.Coordinator> tcs = coordinators.probe();
+        return new Slow(clock.millis(), shortfalls, backlog, lag, tcs);
+    }
+
+    @Override
+    public void destroy() {
+        refresher.shutdownNow();
     }
 
     private Map<String, Double> tries() {

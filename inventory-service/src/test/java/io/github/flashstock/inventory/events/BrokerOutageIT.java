@@ -71,6 +71,16 @@ class BrokerOutageIT extends InventoryITSupport {
             }
             assertThat(new InventoryClient(http).stock(sku).at("/mysql/sold").asLong())
                     .isEqualTo(5);
+            // the sale console's reading shows the events waiting in Redis, and for how long
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                JsonNode health = http.exchange("/admin/console/instance", HttpMethod.GET, new HttpEntity<>(null, admin),
+                        JsonNode.class).getBody().path("health");
+                assertThat(health.path("eventBacklog").asLong()).as("stream entries not yet with RocketMQ")
+                        .isGreaterThanOrEqualTo(10);
+                assertThat(health.path("eventLagMillis").asLong()).isPositive();
+                assertThat(health.path("durabilityShortfalls")).isEmpty();
+                assertThat(health.path("coordinators").path(0).path("reachable").asBoolean()).isTrue();
+            });
         });
 
         // Broker back: the open reservations' Try events reach the ledger

@@ -66,7 +66,7 @@ class ConsoleApiTest {
         given(instance.read()).willReturn(new InstanceReading("127.0.0.1:8081", 2_000, 1_000,
                 Map.of("reserved", 7.0), Map.of("confirm", 5.0), Map.of("try", Map.of("p50", 1.5, "p99", 9.0)),
                 new InstanceReading.Health("closed", "fsync", List.of(), 0L, 0L,
-                        List.of(new InstanceReading.Coordinator("127.0.0.1:18091", true)))));
+                        List.of(new InstanceReading.Coordinator("127.0.0.1:18091", true)), 1_900)));
 
         mvc.perform(get("/admin/console/instance").header("Authorization", "Bearer " + TOKEN))
                 .andExpect(status().isOk())
