@@ -146,6 +146,13 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"quantity\":" + units + "}")));
     }
 
+    /** {@code PUT /admin/skus/{id}/settings} on the inventory instance at {@code inventory}: the sale console's change. */
+    Reply skuSettings(String inventory, String skuId, String body) {
+        return send(HttpRequest.newBuilder(URI.create(inventory + "/admin/skus/" + skuId + "/settings"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     private Reply send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
@@ -21,7 +22,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class SkuSettingsPublisher {
 
-    private static final int ATTEMPTS = 3;
+    /** Tries at the compare-and-set, a short random pause between two, before answering CHANGED_MEANWHILE. */
+    private static final int ATTEMPTS = 10;
     private static final long READ_TIMEOUT_MILLIS = 3000;
 
     private final ObjectProvider<NacosConfigManager> nacos;
@@ -69,11 +71,15 @@ public class SkuSettingsPublisher {
                 if (published) {
                     return new Result(Outcome.PUBLISHED, dataId, group, "published; every instance applies it live");
                 }
+                Thread.sleep(ThreadLocalRandom.current().nextLong(10, 60));
             }
             return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "the dataId changed while this change was"
                     + " being published, " + ATTEMPTS + " times in a row; nothing of this change was published");
         } catch (NacosException e) {
             return new Result(Outcome.NACOS_UNAVAILABLE, dataId, group, "Nacos: " + e.getErrMsg());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "interrupted before the change was published");
         }
     }
 
