@@ -11,12 +11,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Changes a SKU's segment count or allotment the way an operator does: in the service's dataId in Nacos
  * ({@code <spring.application.name>.yaml}, the configured group), which every instance applies live (the segment
- * listener, the allotments' refresh). The dataId is read, changed in one line ({@link DataIdEdit}) and published
- * only if nobody published in between (Nacos's compare-and-set on the content's MD5), retried a few times.
+ * listener, the allotments' refresh). Under a MySQL named lock that every instance takes ({@link SettingsLockMapper}),
+ * the dataId is read, changed in one line ({@link DataIdEdit}), published only if nobody published in between
+ * (Nacos's compare-and-set on the content's MD5, retried a few times), and read back until Nacos serves it.
  * A service that reads its settings from files has nothing live to change: {@link Outcome#NOT_LIVE}.
  */
 @Component
@@ -25,20 +29,28 @@ public class SkuSettingsPublisher {
     /** Tries at the compare-and-set, a short random pause between two, before answering CHANGED_MEANWHILE. */
     private static final int ATTEMPTS = 10;
     private static final long READ_TIMEOUT_MILLIS = 3000;
+    private static final int LOCK_WAIT_SECONDS = 10;
+    private static final long SERVED_WITHIN_MILLIS = 3000;
 
     private final ObjectProvider<NacosConfigManager> nacos;
+    private final SettingsLockMapper locks;
+    /** The lock's two statements on one connection. */
+    private final TransactionTemplate transactions;
     private final boolean live;
     private final String dataId;
     private final String group;
 
-    SkuSettingsPublisher(ObjectProvider<NacosConfigManager> nacos, Environment environment) {
+    SkuSettingsPublisher(ObjectProvider<NacosConfigManager> nacos, Environment environment, SettingsLockMapper locks,
+                         PlatformTransactionManager transactions) {
         this.nacos = nacos;
+        this.locks = locks;
+        this.transactions = new TransactionTemplate(transactions);
         this.live = environment.getProperty("spring.cloud.nacos.config.enabled", Boolean.class, false);
         this.dataId = environment.getRequiredProperty("spring.application.name") + ".yaml";
         this.group = environment.getProperty("spring.cloud.nacos.config.group", "DEFAULT_GROUP");
     }
 
-    public enum Outcome { PUBLISHED, NOT_LIVE, CHANGED_MEANWHILE, NACOS_UNAVAILABLE }
+    public enum Outcome { PUBLISHED, NOT_LIVE, NOT_EDITABLE, CHANGED_MEANWHILE, NACOS_UNAVAILABLE }
 
     /** What happened, and where: the dataId and group published to (or that would have been). */
     public record Result(Outcome outcome, String dataId, String group, String detail) {
@@ -55,20 +67,47 @@ public class SkuSettingsPublisher {
                     + " Nacos: change inventory.segments.skus or inventory.mysql-store.allotment.skus there");
         }
         ConfigService config = manager.getConfigService();
+        String lock = "flashstock:settings:" + group + ":" + dataId;
+        return transactions.execute(status -> {
+            Integer taken = locks.lock(lock, LOCK_WAIT_SECONDS);
+            if (taken == null || taken != 1) {
+                return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "another change of the dataId held it for"
+                        + " " + LOCK_WAIT_SECONDS + " s; nothing of this change was published");
+            }
+            try {
+                return publishLocked(config, skuId, segments, allotment);
+            } finally {
+                locks.unlock(lock);
+            }
+        });
+    }
+
+    /**
+     * Under the lock: read, change, publish with compare-and-set (which still guards against an operator publishing
+     * by hand meanwhile), then wait until Nacos serves what was published, so the next holder of the lock reads it.
+     */
+    private Result publishLocked(ConfigService config, String skuId, Integer segments, String allotment) {
         try {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                 String current = config.getConfig(dataId, group, READ_TIMEOUT_MILLIS);
-                String changed = current == null ? "" : current;
-                if (segments != null) {
-                    changed = DataIdEdit.set(changed, DataIdEdit.SEGMENTS, skuId, Integer.toString(segments));
-                }
-                if (allotment != null) {
-                    changed = DataIdEdit.set(changed, DataIdEdit.ALLOTMENTS, skuId, allotment);
+                String changed;
+                try {
+                    changed = current == null ? "" : current;
+                    if (segments != null) {
+                        changed = DataIdEdit.set(changed, DataIdEdit.SEGMENTS, skuId, Integer.toString(segments));
+                    }
+                    if (allotment != null) {
+                        changed = DataIdEdit.set(changed, DataIdEdit.ALLOTMENTS, skuId, allotment);
+                    }
+                } catch (IllegalArgumentException | YAMLException e) {
+                    return new Result(Outcome.NOT_EDITABLE, dataId, group, "the dataId cannot be changed line by line: "
+                            + e.getMessage() + "; nothing was published");
                 }
                 boolean published = current == null
                         ? config.publishConfig(dataId, group, changed, "yaml")
                         : config.publishConfigCas(dataId, group, changed, md5(current), "yaml");
                 if (published) {
+                    awaitServed(config, md5(changed));
                     return new Result(Outcome.PUBLISHED, dataId, group, "published; every instance applies it live");
                 }
                 Thread.sleep(ThreadLocalRandom.current().nextLong(10, 60));
@@ -80,6 +119,18 @@ public class SkuSettingsPublisher {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "interrupted before the change was published");
+        }
+    }
+
+    /** Waits (at most {@link #SERVED_WITHIN_MILLIS}) until Nacos answers reads of the dataId with the published content. */
+    private void awaitServed(ConfigService config, String publishedMd5) throws NacosException, InterruptedException {
+        long deadline = System.nanoTime() + SERVED_WITHIN_MILLIS * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            String served = config.getConfig(dataId, group, READ_TIMEOUT_MILLIS);
+            if (served != null && md5(served).equals(publishedMd5)) {
+                return;
+            }
+            Thread.sleep(20);
         }
     }
 

@@ -76,8 +76,9 @@ class ConsoleController {
     /**
      * Publishes the SKU's segment count and/or allotment in the service's dataId in Nacos, as an operator would;
      * every instance applies it live. 202 once Nacos has it; 404 for an unknown SKU; 409 {@code settings-not-live}
-     * when the service reads its settings from files; 409 {@code settings-changed-meanwhile} when the dataId kept
-     * changing underneath; 503 {@code nacos-unavailable}; 400 for a bad value, and then nothing is published.
+     * when the service reads its settings from files; 409 {@code settings-not-editable} when the dataId in Nacos is not
+     * a YAML mapping with mappings on the way; 409 {@code settings-changed-meanwhile} when the dataId kept changing
+     * underneath; 503 {@code nacos-unavailable}; 400 for a bad value, and then nothing is published.
      */
     @PutMapping("/admin/skus/{skuId}/settings")
     ResponseEntity<?> settings(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
@@ -107,6 +108,8 @@ class ConsoleController {
                 return ResponseEntity.status(HttpStatus.ACCEPTED).body(answer);
             case NOT_LIVE:
                 return problem(HttpStatus.CONFLICT, "settings-not-live", "Settings are not live", result, skuId);
+            case NOT_EDITABLE:
+                return problem(HttpStatus.CONFLICT, "settings-not-editable", "Settings not editable", result, skuId);
             case CHANGED_MEANWHILE:
                 return problem(HttpStatus.CONFLICT, "settings-changed-meanwhile", "Settings changed meanwhile", result,
                         skuId);

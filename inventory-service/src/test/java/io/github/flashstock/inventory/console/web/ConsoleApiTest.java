@@ -152,6 +152,11 @@ class ConsoleApiTest {
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:settings-not-live"));
 
         given(publisher.publish(any(), any(), any())).willReturn(new SkuSettingsPublisher.Result(
+                SkuSettingsPublisher.Outcome.NOT_EDITABLE, "inventory-service.yaml", "DEFAULT_GROUP", "a list"));
+        settings("hot-1", "{\"segments\":4}").andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:settings-not-editable"));
+
+        given(publisher.publish(any(), any(), any())).willReturn(new SkuSettingsPublisher.Result(
                 SkuSettingsPublisher.Outcome.CHANGED_MEANWHILE, "inventory-service.yaml", "DEFAULT_GROUP", "again"));
         settings("hot-1", "{\"segments\":4}").andExpect(status().isConflict())
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:settings-changed-meanwhile"));
