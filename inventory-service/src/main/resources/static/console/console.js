@@ -183,7 +183,7 @@
       var h = r.health;
       var checkedAgo = (r.atMillis - h.checkedMillis) / 1000;
       if (checkedAgo > 3) {
-        tr.cells[0].appendChild(el('span', ' (health read ' + fmt(checkedAgo, 0) + ' s before)', 'muted small'));
+        tr.cells[0].appendChild(el('span', ' (health read ' + fmt(checkedAgo, 0) + ' s earlier)', 'muted small'));
       }
       tr.appendChild(el('td', h.redisBreaker, h.redisBreaker === 'closed' ? 'good' : 'bad'));
       var shortfalls = h.durabilityShortfalls || [];

@@ -33,8 +33,8 @@ import java.util.stream.Collectors;
  * bin/demo [--exit] [--buyers 2000] [--units 200] [--clients 32] [--instances 1] [--no-nacos] [--warm-up 200]
  *          [--open-after seconds] [--redis-outage [seconds]]
  * </pre>
- * Before the sale it prints the sale console's address and, without {@code --exit}, waits {@code --open-after}
- * seconds (15; 0 with {@code --exit}) so that the console can be opened before the first buyer arrives.
+ * Ahead of the sale it prints the sale console's address and, without {@code --exit}, waits {@code --open-after}
+ * seconds (15; 0 with {@code --exit}) so that the console is open when the first buyer arrives.
  * By default configuration and discovery come from the devstack's Nacos: {@code nacos-config/} is published there
  * with {@code import.sh}, the services register, order-demo finds inventory-service through it, and part-way through
  * the sale the hot SKU's segment count is changed in Nacos (1 to 4). {@code --no-nacos} runs on the local files and
@@ -79,7 +79,7 @@ public final class DemoCli {
                 }
             }
         }
-        // without --exit someone is watching: time to open the sale console before the sale opens
+        // without --exit someone is watching: time to open the sale console while the sale is still closed
         int pause = openAfter >= 0 ? openAfter : exit ? 0 : 15;
         System.exit(run(exit, buyers, units, clients, instances, nacos, warmUp, pause, redisOutage));
     }

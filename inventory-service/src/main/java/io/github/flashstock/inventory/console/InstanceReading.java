@@ -12,10 +12,10 @@ import java.util.Map;
  * @param atMillis      when it was read (epoch milliseconds)
  * @param startedMillis when the instance started (a count that goes down means a restart)
  * @param tries         Tries by outcome ({@code inventory.reservations{outcome}}), and {@code refused_early}: those the
- *                      sold-out shortcut refused before they became branches ({@code inventory.reservations.refused-early})
+ *                      sold-out shortcut refused without making them branches ({@code inventory.reservations.refused-early})
  * @param phases        second phases done, by phase ({@code inventory.phases{phase,result=done}})
  * @param latencyMillis p50 and p99 of each phase ({@code inventory.phase{phase}}), milliseconds
- * @param health        what an operator checks before trusting the numbers
+ * @param health        what an operator checks to trust the numbers
  */
 public record InstanceReading(String instance, long atMillis, long startedMillis, Map<String, Double> tries,
                               Map<String, Double> phases, Map<String, Map<String, Double>> latencyMillis,

@@ -26,7 +26,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 @Component
 public class SkuSettingsPublisher {
 
-    /** Tries at the compare-and-set, a short random pause between two, before answering CHANGED_MEANWHILE. */
+    /** Tries at the compare-and-set, a short random pause between two; then CHANGED_MEANWHILE. */
     private static final int ATTEMPTS = 10;
     private static final long READ_TIMEOUT_MILLIS = 3000;
     private static final int LOCK_WAIT_SECONDS = 10;
@@ -118,7 +118,7 @@ public class SkuSettingsPublisher {
             return new Result(Outcome.NACOS_UNAVAILABLE, dataId, group, "Nacos: " + e.getErrMsg());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "interrupted before the change was published");
+            return new Result(Outcome.CHANGED_MEANWHILE, dataId, group, "interrupted; the change was not published");
         }
     }
 

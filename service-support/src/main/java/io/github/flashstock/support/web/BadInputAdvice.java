@@ -107,8 +107,8 @@ public abstract class BadInputAdvice extends ResponseEntityExceptionHandler {
         return null;
     }
 
-    /** 400 {@code invalid-request} listing every violated constraint. */
-    protected static ResponseEntity<Object> invalidRequest(List<String> errors) {
+    /** 400 {@code invalid-request} listing every violated constraint; also for a check a controller makes itself. */
+    public static ResponseEntity<Object> invalidRequest(List<String> errors) {
         ProblemDetail p = ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request",
                 String.join("; ", errors));
         p.setProperty("errors", errors);

@@ -9,6 +9,7 @@ import io.github.flashstock.inventory.console.InstanceReadings;
 import io.github.flashstock.inventory.console.SkuSettingsPublisher;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.web.Problems;
+import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -119,9 +120,7 @@ class ConsoleController {
     }
 
     private static ResponseEntity<?> invalid(String error) {
-        ProblemDetail p = ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", error);
-        p.setProperty("errors", List.of(error));
-        return ResponseEntity.badRequest().body(p);
+        return BadInputAdvice.invalidRequest(List.of(error));
     }
 
     private static ResponseEntity<?> problem(HttpStatus status, String type, String title,
