@@ -1,7 +1,7 @@
 package io.github.flashstock.bench;
 
 import io.github.flashstock.devstack.Endpoints;
-import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.DurableWait;
 import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.reservation.TryCoalescer;
 import io.github.flashstock.inventory.reservation.TryCoalescing;
@@ -160,13 +160,15 @@ final class RedisBench implements AutoCloseable {
     }
 
     /**
-     * The coalesced Java path under {@code inventory.durability: replica}: every call of try.lua answered only once
-     * {@code replicas} replicas have its writes ({@link ReplicaWait}, as the service runs it). The caller attaches
-     * the replicas.
+     * The coalesced Java path with every call of try.lua answered only once its writes are durable, as the service
+     * runs it ({@link DurableWait}): on {@code replicas} replicas ({@code WAIT}, {@code inventory.durability:
+     * replica}), or with {@code onDisk} on the primary's disk and {@code replicas} replicas' disks ({@code WAITAOF};
+     * {@code fsync} through {@code WAITAOF} with 0 replicas, {@code fsync-and-replica} with 1). The caller sets the
+     * server up and attaches the replicas.
      */
-    Result javaPathWaitingForReplicas(int clients, int requests, int replicas) throws Exception {
-        try (ReplicaWait wait = new ReplicaWait(factory::getRequiredNativeClient, replicas, Duration.ofSeconds(1),
-                16)) {
+    Result javaPathWaiting(int clients, int requests, boolean onDisk, int replicas) throws Exception {
+        try (DurableWait wait = new DurableWait(factory::getRequiredNativeClient, onDisk, replicas,
+                Duration.ofSeconds(1), 16)) {
             TryCoalescer waiting = new TryCoalescer(new TryScript(redis, wait), COALESCING, new SimpleMeterRegistry());
             try {
                 return javaPath(clients, requests, waiting);

@@ -114,7 +114,7 @@ public final class TryBenchmark {
                 bench.fresh(1);
                 double w;
                 try (BenchReplica attached = BenchReplica.start(e)) {
-                    w = bench.withAppendFsync("everysec", () -> bench.javaPathWaitingForReplicas(CLIENTS, requests, 1))
+                    w = bench.withAppendFsync("everysec", () -> bench.javaPathWaiting(CLIENTS, requests, false, 1))
                             .perSecond();
                 }
                 double m = mariadbSlap(e, Math.max(10_000, requests / 10));

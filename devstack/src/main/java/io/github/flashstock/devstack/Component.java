@@ -9,6 +9,8 @@ public enum Component {
     REDIS,
     /** Three masters and three replicas; started only on request. */
     REDIS_CLUSTER,
+    /** A primary, its replica and three Sentinels; started only on request. */
+    REDIS_SENTINEL,
     MARIADB,
     SEATA,
     ROCKETMQ,

@@ -37,6 +37,7 @@ public final class DevStack {
         this.firewall = new LoopbackFirewall(config);
         servers.put(Component.REDIS, new RedisServer(config));
         servers.put(Component.REDIS_CLUSTER, new RedisClusterServer(config));
+        servers.put(Component.REDIS_SENTINEL, new RedisSentinelServer(config));
         servers.put(Component.MARIADB, new MariaDbServer(config));
         servers.put(Component.SEATA, new SeataServer(config));
         servers.put(Component.ROCKETMQ, new RocketMqServer(config));
@@ -279,6 +280,11 @@ public final class DevStack {
      */
     public int[] redisClusterMasterAndReplicaOf(String key) {
         return ((RedisClusterServer) servers.get(Component.REDIS_CLUSTER)).masterAndReplicaOf(key);
+    }
+
+    /** On the Sentinel layout: the port of the data node the Sentinels name as the primary now. */
+    public int redisSentinelPrimaryPort() {
+        return ((RedisSentinelServer) servers.get(Component.REDIS_SENTINEL)).primaryPort();
     }
 
     /** The role a Redis Cluster node reports now: {@code master}, {@code slave}, or empty when it does not answer. */

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * {@code devstack up [--with-cluster] [--only redis,mariadb,...] | status | down}. Settings come from system
+ * {@code devstack up [--with-cluster] [--with-sentinel] [--only redis,mariadb,...] | status | down}. Settings come from system
  * properties or environment variables (see {@link DevStackConfig}). Exit code 0 on success, 1 on failure with
  * the reason on stderr, 2 on a usage error.
  */
@@ -37,6 +37,7 @@ public final class DevStackCli {
                 for (int i = 0; i < rest.size(); i++) {
                     switch (rest.get(i)) {
                         case "--with-cluster" -> components.add(Component.REDIS_CLUSTER);
+                        case "--with-sentinel" -> components.add(Component.REDIS_SENTINEL);
                         case "--only" -> {
                             if (i + 1 >= rest.size()) {
                                 return usage();
@@ -105,8 +106,8 @@ public final class DevStackCli {
     }
 
     private static int usage() {
-        System.err.println("usage: devstack up [--with-cluster] [--only redis,redis-cluster,mariadb,seata,rocketmq,nacos]"
-                + " | status | down");
+        System.err.println("usage: devstack up [--with-cluster] [--with-sentinel] [--only redis,redis-cluster,"
+                + "redis-sentinel,mariadb,seata,rocketmq,nacos] | status | down");
         return 2;
     }
 }

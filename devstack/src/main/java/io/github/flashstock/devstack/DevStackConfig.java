@@ -18,6 +18,9 @@ import java.util.function.Function;
  * @param home           where every server keeps data, logs and PID files (git-ignored)
  * @param redisPort      standalone Redis
  * @param clusterPorts   the six Redis Cluster nodes (each also uses port + 10000 for its cluster bus)
+ * @param sentinelPorts  the Sentinel layout: its primary, its replica, then its three Sentinels
+ * @param redisServer    which server speaks the Redis protocol: {@code valkey} (Valkey 8, the default) or
+ *                       {@code redis} (Redis 7.0); every Redis the devstack starts, and the tools it runs, are of it
  * @param mariadbPort    MariaDB
  * @param dbPassword     password of every database user the devstack creates
  * @param seataPort      Seata TC RPC port (clients connect here)
@@ -40,6 +43,8 @@ public record DevStackConfig(
         Path home,
         int redisPort,
         List<Integer> clusterPorts,
+        List<Integer> sentinelPorts,
+        String redisServer,
         int mariadbPort,
         String dbPassword,
         int seataPort,
@@ -65,7 +70,8 @@ public record DevStackConfig(
 
     /** The same stack with the Seata TC keeping its sessions in {@code file} or {@code db}. */
     public DevStackConfig withSeataStore(String mode) {
-        return new DevStackConfig(root, home, redisPort, clusterPorts, mariadbPort, dbPassword, seataPort,
+        return new DevStackConfig(root, home, redisPort, clusterPorts, sentinelPorts, redisServer, mariadbPort,
+                dbPassword, seataPort,
                 seataConsolePort, storeMode(mode), namesrvPort, brokerPort, topics, nacosPort, nacosAuth, nacosUsername,
                 nacosPassword, seataRegistry, startTimeout, stopTimeout);
     }
@@ -95,11 +101,14 @@ public record DevStackConfig(
         Path home = Optional.ofNullable(lookup.apply("devstack.home")).map(Path::of)
                 .orElse(root.resolve(".devstack")).toAbsolutePath().normalize();
         int clusterBase = intValue(lookup, "devstack.redis-cluster.base-port", 16380);
+        int sentinelBase = intValue(lookup, "devstack.redis-sentinel.base-port", 16390);
         return new DevStackConfig(
                 root,
                 home,
                 intValue(lookup, "devstack.redis.port", 16379),
                 List.of(clusterBase, clusterBase + 1, clusterBase + 2, clusterBase + 3, clusterBase + 4, clusterBase + 5),
+                List.of(sentinelBase, sentinelBase + 1, sentinelBase + 2, sentinelBase + 3, sentinelBase + 4),
+                redisServerName(Optional.ofNullable(lookup.apply("devstack.redis.server")).orElse("valkey")),
                 intValue(lookup, "devstack.mariadb.port", 13306),
                 Optional.ofNullable(lookup.apply("devstack.mariadb.password")).orElse("devstack"),
                 intValue(lookup, "devstack.seata.port", 18091),
@@ -163,6 +172,39 @@ public record DevStackConfig(
         throw new IllegalArgumentException(key + " (or " + envName(key) + ") must be true or false, was " + raw);
     }
 
+    private static String redisServerName(String server) {
+        if (!server.equals("valkey") && !server.equals("redis")) {
+            throw new IllegalArgumentException("devstack.redis.server must be 'valkey' or 'redis', was " + server);
+        }
+        return server;
+    }
+
+    /**
+     * The command of one of the Redis server's programs: {@code redisTool("server")} is {@code valkey-server} or
+     * {@code redis-server}, likewise {@code cli} and {@code benchmark}.
+     */
+    public String redisTool(String tool) {
+        return redisServer + "-" + tool;
+    }
+
+    /** The Sentinel layout's primary at start (a failover may have moved the role). */
+    public int sentinelPrimaryPort() {
+        return sentinelPorts.get(0);
+    }
+
+    /** The Sentinel layout's two data nodes: the primary at start, then its replica. */
+    public List<Integer> sentinelDataPorts() {
+        return sentinelPorts.subList(0, 2);
+    }
+
+    /** The Sentinel layout's three Sentinels. */
+    public List<Integer> sentinels() {
+        return sentinelPorts.subList(2, 5);
+    }
+
+    /** The name the Sentinels know the primary by. */
+    public static final String SENTINEL_MASTER_NAME = "flashstock";
+
     private static String registryType(String type) {
         if (!type.equals("file") && !type.equals("nacos")) {
             throw new IllegalArgumentException("devstack.seata.registry must be 'file' or 'nacos', was " + type);
@@ -196,6 +238,8 @@ public record DevStackConfig(
                 "-Ddevstack.home=" + home,
                 "-Ddevstack.redis.port=" + redisPort,
                 "-Ddevstack.redis-cluster.base-port=" + clusterPorts.get(0),
+                "-Ddevstack.redis-sentinel.base-port=" + sentinelPorts.get(0),
+                "-Ddevstack.redis.server=" + redisServer,
                 "-Ddevstack.mariadb.port=" + mariadbPort,
                 "-Ddevstack.mariadb.password=" + dbPassword,
                 "-Ddevstack.seata.port=" + seataPort,

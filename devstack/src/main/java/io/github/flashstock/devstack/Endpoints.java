@@ -18,6 +18,21 @@ public record Endpoints(DevStackConfig config) {
         return config.clusterPorts().stream().map(p -> "127.0.0.1:" + p).toList();
     }
 
+    /** {@code 127.0.0.1:port} of each Sentinel, for {@code spring.data.redis.sentinel.nodes}. */
+    public List<String> redisSentinelNodes() {
+        return config.sentinels().stream().map(p -> "127.0.0.1:" + p).toList();
+    }
+
+    /** For {@code spring.data.redis.sentinel.master}. */
+    public String redisSentinelMaster() {
+        return DevStackConfig.SENTINEL_MASTER_NAME;
+    }
+
+    /** {@code valkey} or {@code redis}: which server the devstack runs. */
+    public String redisServer() {
+        return config.redisServer();
+    }
+
     public String jdbcUrl(String database) {
         return config.jdbcUrl(database);
     }

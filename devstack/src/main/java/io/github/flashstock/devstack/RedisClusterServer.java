@@ -45,7 +45,7 @@ final class RedisClusterServer extends Server {
             Path nodeDir = ensureDir(dir().resolve(Integer.toString(port)));
             Path conf = nodeDir.resolve("redis.conf");
             write(conf, RedisConf.clusterNode(port, nodeDir));
-            Processes.launch(List.of("redis-server", conf.toString()), nodeDir, log("node-" + port),
+            Processes.launch(List.of(config.redisTool("server"), conf.toString()), nodeDir, log("node-" + port),
                     pidFile("node-" + port), Map.of());
         }
     }
@@ -66,7 +66,7 @@ final class RedisClusterServer extends Server {
                         + " are held by another process");
             }
             Path nodeDir = dir().resolve(Integer.toString(port));
-            Processes.launch(List.of("redis-server", nodeDir.resolve("redis.conf").toString()), nodeDir,
+            Processes.launch(List.of(config.redisTool("server"), nodeDir.resolve("redis.conf").toString()), nodeDir,
                     log("node-" + port), pidFile("node-" + port), Map.of());
         }
         return true;
@@ -78,7 +78,7 @@ final class RedisClusterServer extends Server {
             Processes.await("Redis Cluster node PING on port " + port, config.startTimeout(), () -> Resp.ping(port));
         }
         if (!knowsACluster(config.clusterPorts().get(0))) {
-            List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+            List<String> cmd = new ArrayList<>(List.of(config.redisTool("cli"), "--cluster", "create"));
             config.clusterPorts().forEach(p -> cmd.add("127.0.0.1:" + p));
             cmd.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
             Processes.run(cmd, dir(), log("cluster-create"), Optional.empty(), config.startTimeout());

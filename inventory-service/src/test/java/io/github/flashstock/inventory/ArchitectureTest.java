@@ -104,6 +104,6 @@ class ArchitectureTest {
             // the SKUs' event streams the forwarder reads, acknowledges and trims (the scripts write them)
             .and().doNotHaveSimpleName("StockEventStream")
             // runs TryScript's script and the WAIT behind it under inventory.durability: replica
-            .and().doNotHaveSimpleName("ReplicaWait")
+            .and().doNotHaveSimpleName("DurableWait")
             .should().dependOnClassesThat().resideInAPackage("org.springframework.data.redis.core..");
 }

@@ -73,6 +73,12 @@ public final class SharedStack {
         return stack.redisClusterMasterAndReplicaOf(key);
     }
 
+    /** On the Sentinel layout: the port of the data node the Sentinels name as the primary now. */
+    public static synchronized int redisSentinelPrimaryPort() {
+        ensure(java.util.EnumSet.of(Component.REDIS_SENTINEL));
+        return stack.redisSentinelPrimaryPort();
+    }
+
     /** Thaws what {@link #pause} froze. */
     public static synchronized java.util.List<Long> resume(Component component, String... processes) {
         return stack.resume(component, processes);

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -79,7 +78,7 @@ public class InstanceReadings implements DisposableBean {
         long now = clock.millis();
         Slow s = slow(now);
         InstanceReading.Health health = new InstanceReading.Health(redis.state(),
-                durability.level().name().toLowerCase(Locale.ROOT), s.shortfalls(), s.backlog(), s.lagMillis(),
+                durability.level().setting(), s.shortfalls(), s.backlog(), s.lagMillis(),
                 s.coordinators(), s.atMillis());
         return new InstanceReading(address(), now, started, tries(), phases(), latencies(), health);
     }

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.redis;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.util.Properties;
 import java.util.function.BiConsumer;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -7,7 +8,10 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The Redis servers the service writes to (the one server, or every primary of a cluster), asked one by one. */
+/**
+ * The Redis servers the service writes to (the one server, the primary Sentinel names, or every primary of a cluster),
+ * asked one by one.
+ */
 final class RedisPrimaries {
 
     /** The name a standalone server is given. */
@@ -21,6 +25,9 @@ final class RedisPrimaries {
         Properties info(String section);
 
         Properties config(String pattern);
+
+        /** Whether this server holds {@code key}'s slot (a standalone server holds every key). */
+        boolean owns(String key);
     }
 
     /** Calls {@code each} with every primary's name ({@link #STANDALONE} for a standalone server) and the server. */
@@ -39,6 +46,11 @@ final class RedisPrimaries {
                             public Properties config(String pattern) {
                                 return cluster.serverCommands().getConfig(node, pattern);
                             }
+
+                            @Override
+                            public boolean owns(String key) {
+                                return node.servesSlot(SlotHash.getSlot(key));
+                            }
                         });
                     }
                 }
@@ -53,6 +65,11 @@ final class RedisPrimaries {
                 @Override
                 public Properties config(String pattern) {
                     return connection.serverCommands().getConfig(pattern);
+                }
+
+                @Override
+                public boolean owns(String key) {
+                    return true;
                 }
             });
         }

@@ -20,7 +20,7 @@ public class CancelScript extends SecondPhaseScript {
 
     @Autowired
     public CancelScript(StringRedisTemplate redis, RedisDurability durability) {
-        super(redis, "cancel.lua", 7, durability.replicaWait().orElse(null));
+        super(redis, "cancel.lua", 7, durability.durableWait().orElse(null));
     }
 
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {

@@ -22,7 +22,7 @@ public class ConfirmScript extends SecondPhaseScript {
 
     @Autowired
     public ConfirmScript(StringRedisTemplate redis, RedisDurability durability) {
-        super(redis, "confirm.lua", 5, durability.replicaWait().orElse(null));
+        super(redis, "confirm.lua", 5, durability.durableWait().orElse(null));
     }
 
     /** As the next method with {@code takeUnrecorded} true: a missing record's units are taken. */

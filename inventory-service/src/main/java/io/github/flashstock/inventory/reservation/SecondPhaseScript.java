@@ -1,6 +1,6 @@
 package io.github.flashstock.inventory.reservation;
 
-import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.DurableWait;
 import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
@@ -42,18 +42,18 @@ abstract class SecondPhaseScript {
     private final RedisScript<List<Long>> script;
     private final String name;
     private final int valuesPerCall;
-    private final ReplicaWait replicaWait;
+    private final DurableWait durableWait;
 
     /**
      * @param valuesPerCall the script's values per reservation, xid and reservation id included
-     * @param replicaWait   when not null, every call goes through it
+     * @param durableWait   when not null, every call goes through it
      */
-    SecondPhaseScript(StringRedisTemplate redis, String name, int valuesPerCall, ReplicaWait replicaWait) {
+    SecondPhaseScript(StringRedisTemplate redis, String name, int valuesPerCall, DurableWait durableWait) {
         this.redis = redis;
         this.script = Scripts.load(name);
         this.name = name;
         this.valuesPerCall = valuesPerCall;
-        this.replicaWait = replicaWait;
+        this.durableWait = durableWait;
     }
 
     /**
@@ -86,8 +86,8 @@ abstract class SecondPhaseScript {
                 args.add("");
             }
         }
-        List<Long> reply = replicaWait == null ? redis.execute(script, keys, args.toArray())
-                : TryScript.longs(replicaWait.run(script, keys, args));
+        List<Long> reply = durableWait == null ? redis.execute(script, keys, args.toArray())
+                : TryScript.longs(durableWait.run(script, keys, args));
         if (reply == null || reply.size() != 2 * calls.size()) {
             throw Scripts.unknownCode(name + " (" + calls.size() + " reservations)", reply);
         }

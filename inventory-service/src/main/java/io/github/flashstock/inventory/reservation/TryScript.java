@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory.reservation;
 
 import io.github.flashstock.inventory.redis.RedisDurability;
-import io.github.flashstock.inventory.redis.ReplicaWait;
+import io.github.flashstock.inventory.redis.DurableWait;
 import io.github.flashstock.inventory.redis.Scripts;
 import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
@@ -26,22 +26,22 @@ public class TryScript {
 
     private final StringRedisTemplate redis;
     /** Under {@code inventory.durability: replica}: runs each call and waits for its writes to reach replicas. */
-    private final ReplicaWait replicaWait;
+    private final DurableWait durableWait;
 
     /** Calls answered as soon as the server answers ({@code inventory.durability} fsync or none). */
     public TryScript(StringRedisTemplate redis) {
-        this(redis, (ReplicaWait) null);
+        this(redis, (DurableWait) null);
     }
 
     @Autowired
     public TryScript(StringRedisTemplate redis, RedisDurability durability) {
-        this(redis, durability.replicaWait().orElse(null));
+        this(redis, durability.durableWait().orElse(null));
     }
 
-    /** @param replicaWait when not null, every call goes through it */
-    public TryScript(StringRedisTemplate redis, ReplicaWait replicaWait) {
+    /** @param durableWait when not null, every call goes through it */
+    public TryScript(StringRedisTemplate redis, DurableWait durableWait) {
         this.redis = redis;
-        this.replicaWait = replicaWait;
+        this.durableWait = durableWait;
     }
 
     /**
@@ -79,8 +79,8 @@ public class TryScript {
                 args.add(Integer.toString(line.quantity()));
             }
         }
-        List<Long> reply = replicaWait == null ? redis.execute(SCRIPT, keys, args.toArray())
-                : longs(replicaWait.run(SCRIPT, keys, args));
+        List<Long> reply = durableWait == null ? redis.execute(SCRIPT, keys, args.toArray())
+                : longs(durableWait.run(SCRIPT, keys, args));
         if (reply == null || reply.size() != 4 * requests.size()) {
             throw Scripts.unknownCode("try.lua (" + requests.size() + " reservations)", reply);
         }

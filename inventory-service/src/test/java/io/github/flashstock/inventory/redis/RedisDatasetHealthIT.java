@@ -23,7 +23,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A Redis restarted with its dataset on disk answers {@code LOADING} to every Try until it has read it back; the
- * service says so (OUT_OF_SERVICE) instead of UP. A private redis-server of this test's own, on a free loopback
+ * service says so (OUT_OF_SERVICE) instead of UP. A private Redis server (the devstack's kind: valkey-server or redis-server) of this test's own, on a free loopback
  * port, made to load slowly ({@code key-load-delay}) so the window can be seen.
  */
 class RedisDatasetHealthIT {
@@ -45,8 +45,9 @@ class RedisDatasetHealthIT {
     }
 
     private Process redis(Path dir, int port, String... more) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
+        List<String> cmd = new ArrayList<>(List.of(
+                io.github.flashstock.devstack.DevStackConfig.fromEnvironment().redisTool("server"), "--port",
+                Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
         cmd.addAll(List.of(more));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis-" + started.size() + ".log").toFile()).start();

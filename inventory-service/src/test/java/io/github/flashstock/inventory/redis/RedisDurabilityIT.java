@@ -58,7 +58,7 @@ class RedisDurabilityIT {
         return f;
     }
 
-    /** A private redis-server of this test's own on a free loopback port. */
+    /** A private Redis server (the devstack's kind: valkey-server or redis-server) of this test's own on a free loopback port. */
     private LettuceConnectionFactory redis(String... settings) throws IOException {
         Path dir = Files.createTempDirectory("redis-durability-it");
         dirs.add(dir);
@@ -66,8 +66,8 @@ class RedisDurabilityIT {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--dir", dir.toString(), "--save", ""));
+        List<String> cmd = new ArrayList<>(List.of(SERVER, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--dir", dir.toString(), "--save", ""));
         cmd.addAll(List.of(settings));
         started.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile())
                 .start());
@@ -94,15 +94,53 @@ class RedisDurabilityIT {
         assertThat(fsync.level()).isEqualTo(RedisDurability.Level.FSYNC);
     }
 
+    /** The devstack's kind of server: {@code valkey-server} or {@code redis-server}. */
+    private static final String SERVER = io.github.flashstock.devstack.DevStackConfig.fromEnvironment()
+            .redisTool("server");
+
+    private static boolean hasWaitAof(LettuceConnectionFactory server) {
+        try (var c = server.getConnection()) {
+            return RedisDurability.hasWaitAof(c.serverCommands().info("server").getProperty("redis_version"));
+        }
+    }
+
+    /**
+     * A server that fsyncs once a second: on Redis 7.0 {@code fsync} is refused; on a server with {@code WAITAOF}
+     * (Valkey 8) it is given by waiting for the primary's fsync after each call, and a Try is answered once the
+     * server says the AOF has it. A server that keeps no log, or never fsyncs on its own ({@code appendfsync no}),
+     * cannot give it either way.
+     */
     @Test
-    void fsyncIsRefusedOnAServerThatFsyncsOnceASecondOrKeepsNoLog() throws Exception {
+    void fsyncOnAServerThatFsyncsOnceASecondWaitsForTheDiskOrIsRefused() throws Exception {
         LettuceConnectionFactory everysec = redis("--appendonly", "yes", "--appendfsync", "everysec");
         LettuceConnectionFactory noLog = redis("--appendonly", "no");
+        LettuceConnectionFactory never = redis("--appendonly", "yes", "--appendfsync", "no");
 
-        assertThatThrownBy(() -> new RedisDurability(everysec, "fsync").afterPropertiesSet())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("appendfsync everysec");
+        if (hasWaitAof(everysec)) {
+            RedisDurability fsync = new RedisDurability(everysec, "fsync");
+            fsync.afterPropertiesSet();
+            try {
+                assertThat(fsync.durableWait()).hasValueSatisfying(w -> assertThat(w.onDisk()).isTrue());
+                assertThat(fsync.shortfalls()).isEmpty();
+                org.springframework.data.redis.core.StringRedisTemplate onServer =
+                        new org.springframework.data.redis.core.StringRedisTemplate(everysec);
+                new InitScript(onServer).run("sku-f", 10, 0, 0, 1);
+                var tries = new io.github.flashstock.inventory.reservation.TryScript(onServer, fsync);
+                assertThat(tries.run("xid-f", "r-f", 1, "u-f",
+                        List.of(new io.github.flashstock.inventory.stock.StockLine("sku-f", 2))))
+                        .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
+            } finally {
+                fsync.destroy();
+            }
+        } else {
+            assertThatThrownBy(() -> new RedisDurability(everysec, "fsync").afterPropertiesSet())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("appendfsync everysec")
+                    .hasMessageContaining("without WAITAOF");
+        }
         assertThatThrownBy(() -> new RedisDurability(noLog, "fsync").afterPropertiesSet())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("appendonly no");
+        assertThatThrownBy(() -> new RedisDurability(never, "fsync").afterPropertiesSet())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("appendfsync no");
         // none runs on either, with its warning
         new RedisDurability(everysec, "none").afterPropertiesSet();
         new RedisDurability(noLog, "none").afterPropertiesSet();
@@ -120,7 +158,8 @@ class RedisDurabilityIT {
     @Test
     void anUnknownLevelStopsTheStart() {
         assertThatThrownBy(() -> new RedisDurability(null, "replica-maybe"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("fsync, replica or none");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("fsync, replica, fsync-and-replica or none");
     }
 
     @Test
@@ -170,7 +209,7 @@ class RedisDurabilityIT {
             signal(replicaProcess, "STOP");
             try {
                 assertThatThrownBy(() -> tries.run("xid-frozen", "r-frozen", 99, "u-frozen", two))
-                        .isInstanceOf(ReplicaWait.NotReplicated.class).hasMessageContaining("0 of 1 replica");
+                        .isInstanceOf(DurableWait.NotDurable.class).hasMessageContaining("0 of 1 replica");
                 assertThat(onPrimary.opsForHash().get(StockKeys.stock("sku-r"), "reserved")).isEqualTo("42");
             } finally {
                 signal(replicaProcess, "CONT");
@@ -188,7 +227,7 @@ class RedisDurabilityIT {
             signal(replicaProcess, "STOP");
             try {
                 assertThatThrownBy(() -> cancel.run("sku-r", "xid-2", "r-2", Duration.ofHours(1)))
-                        .isInstanceOf(ReplicaWait.NotReplicated.class);
+                        .isInstanceOf(DurableWait.NotDurable.class);
             } finally {
                 signal(replicaProcess, "CONT");
             }
@@ -201,6 +240,83 @@ class RedisDurabilityIT {
         } finally {
             durability.destroy();
         }
+    }
+
+    /**
+     * {@code fsync-and-replica} ({@code WAITAOF 1 1}): refused at start on Redis 7.0, and on a server whose replica
+     * keeps no AOF (the probe write is never on its disk). With a replica that fsyncs every write, a Try is answered
+     * once it is on both disks: read from the replica right after, it is there; with the replica frozen, the Try
+     * fails although its writes are on the primary; thawed, Tries pass again.
+     */
+    @Test
+    void fsyncAndReplicaWaitsForBothDisksAndIsRefusedWhereItCannot() throws Exception {
+        LettuceConnectionFactory primary = redis("--appendonly", "yes", "--appendfsync", "always");
+        if (!hasWaitAof(primary)) {
+            assertThatThrownBy(() -> new RedisDurability(primary, "fsync-and-replica").afterPropertiesSet())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("without WAITAOF");
+            return;
+        }
+        assertThatThrownBy(() -> new RedisDurability(primary, "fsync-and-replica").afterPropertiesSet())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("0 replica(s) connected");
+        LettuceConnectionFactory noLog = redis("--appendonly", "no", "--replicaof", "127.0.0.1",
+                Integer.toString(primary.getPort()));
+        awaitLinkUp(noLog);
+        assertThatThrownBy(() -> new RedisDurability(primary, "fsync-and-replica", 1, Duration.ofMillis(500), 4)
+                .afterPropertiesSet()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("probe write").hasMessageContaining("appendonly yes");
+        new ProcessBuilder("kill", "-KILL", Long.toString(started.get(started.size() - 1).pid())).start().waitFor();
+
+        LettuceConnectionFactory replica = redis("--appendonly", "yes", "--appendfsync", "always", "--replicaof",
+                "127.0.0.1", Integer.toString(primary.getPort()));
+        Process replicaProcess = started.get(started.size() - 1);
+        awaitLinkUp(replica);
+        // after its first sync a replica rewrites its AOF, and until that is done its disk acknowledges nothing
+        try (DurableWait probe = new DurableWait(primary::getRequiredNativeClient, true, 1, Duration.ofMillis(200),
+                1)) {
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(DurableWait.NotDurable.class)
+                    .until(() -> probe.run(org.springframework.data.redis.core.script.RedisScript.of(
+                            "redis.call('SET', KEYS[1], '1') return {1}", List.class), List.of("probe"), List.of())
+                            != null);
+        }
+        org.springframework.data.redis.core.StringRedisTemplate onPrimary =
+                new org.springframework.data.redis.core.StringRedisTemplate(primary);
+        org.springframework.data.redis.core.StringRedisTemplate onReplica =
+                new org.springframework.data.redis.core.StringRedisTemplate(replica);
+        RedisDurability durability = new RedisDurability(primary, "fsync-and-replica", 1, Duration.ofMillis(500), 4);
+        durability.afterPropertiesSet();
+        try {
+            assertThat(durability.shortfalls()).isEmpty();
+            var tries = new io.github.flashstock.inventory.reservation.TryScript(onPrimary, durability);
+            new InitScript(onPrimary).run("sku-d", 100, 0, 0, 1);
+            List<io.github.flashstock.inventory.stock.StockLine> one =
+                    List.of(new io.github.flashstock.inventory.stock.StockLine("sku-d", 1));
+            for (int i = 1; i <= 10; i++) {
+                assertThat(tries.run("xid-" + i, "r-" + i, i, "u-" + i, one))
+                        .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
+                assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-d"), "reserved"))
+                        .isEqualTo(Long.toString(i));
+            }
+            signal(replicaProcess, "STOP");
+            try {
+                assertThatThrownBy(() -> tries.run("xid-frozen", "r-frozen", 99, "u-frozen", one))
+                        .isInstanceOf(DurableWait.NotDurable.class).hasMessageContaining("0 of 1 replica");
+            } finally {
+                signal(replicaProcess, "CONT");
+            }
+            assertThat(tries.run("xid-after", "r-after", 100, "u-after", one))
+                    .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
+            assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-d"), "reserved")).isEqualTo("12");
+        } finally {
+            durability.destroy();
+        }
+    }
+
+    private static void awaitLinkUp(LettuceConnectionFactory replica) {
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+            try (var c = replica.getConnection()) {
+                return "up".equals(c.serverCommands().info("replication").getProperty("master_link_status"));
+            }
+        });
     }
 
     private static void signal(Process process, String signal) throws Exception {

@@ -15,8 +15,12 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ConnectionIntent;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.support.ConnectionPoolSupport;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -33,29 +37,45 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs a script so that it is answered only once its writes are on {@code replicas} replicas
- * ({@code inventory.durability: replica}). The script and a {@code WAIT} go out together on a connection of its own
- * to the primary that owns the keys' slot. Redis makes a {@code WAIT} wait for the replication offset of its
- * connection's last write, so the wait covers exactly this call's writes, on the node that ran them; a coalesced
- * call of many Tries needs one wait.
+ * Runs a script so that it is answered only once its writes are as durable as {@code inventory.durability} promises:
+ * on {@code replicas} replicas ({@code replica}: a {@code WAIT} behind the script), or on the primary's disk and on
+ * {@code replicas} replicas' disks ({@code fsync} on a server that fsyncs in the background, and
+ * {@code fsync-and-replica}: a {@code WAITAOF} behind the script, Redis 7.2+ and Valkey). The script and the wait go
+ * out together on a connection of its own to the primary that owns the keys' slot. Redis makes both waits wait for
+ * the offset of their connection's last write, so the wait covers exactly this call's writes, on the node that ran
+ * them; a coalesced call of many Tries needs one wait.
  *
- * <p>Connections are pooled and lent to one call at a time: a {@code WAIT} blocks its connection until the replicas
- * answer, and it must not hold up the shared connection every other command of the service goes through. On a Redis
+ * <p>Connections are pooled and lent to one call at a time: a wait blocks its connection until the server answers,
+ * and it must not hold up the shared connection every other command of the service goes through. On a Redis
  * Cluster each pooled connection is a cluster connection of its own, and the call goes to its node connection for
  * the slot's primary, which does not follow redirections: a slot that moved, or a primary that became a replica,
- * fails the call rather than waiting on the wrong node.
+ * fails the call rather than waiting on the wrong node. Through Sentinel, each new connection asks the Sentinels
+ * for the primary, so a connection made after a failover reaches the new one.
  *
- * <p>A call whose writes did not reach enough replicas in time fails with {@link NotReplicated}: the writes did
- * happen on the primary, so a Try that fails so rolls its global transaction back and the Cancel releases them.
+ * <p>A call whose writes were not durable in time fails with {@link NotDurable}: the writes did happen on the
+ * primary, so a Try that fails so rolls its global transaction back and the Cancel releases them.
  */
-public final class ReplicaWait implements AutoCloseable {
+public final class DurableWait implements AutoCloseable {
 
     private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
+
+    /** {@code WAITAOF}, which Lettuce has no method for. */
+    private enum Command implements ProtocolKeyword {
+        WAITAOF;
+
+        private final byte[] bytes = name().getBytes(StandardCharsets.US_ASCII);
+
+        @Override
+        public byte[] getBytes() {
+            return bytes;
+        }
+    }
 
     /** The service's current client (a connection factory that was stopped and started has a new one). */
     private final Supplier<AbstractRedisClient> client;
     private final AtomicLong lastRefresh = new AtomicLong();
     private final GenericObjectPool<StatefulConnection<String, String>> pool;
+    private final boolean onDisk;
     private final int replicas;
     private final Duration timeout;
     private final Duration slack;
@@ -63,16 +83,21 @@ public final class ReplicaWait implements AutoCloseable {
     /**
      * @param client the service's Lettuce client ({@link RedisClient} or {@link RedisClusterClient}), asked for
      *               each new connection; its URI, credentials and options are reused
-     * @param replicas how many replicas must have a call's writes before it is answered
+     * @param onDisk whether a call's writes must also be on the primary's disk ({@code WAITAOF}); otherwise
+     *               {@code replicas} replicas having them is enough ({@code WAIT})
+     * @param replicas how many replicas must have a call's writes (on their disks when {@code onDisk}) before it is
+     *                 answered
      * @param timeout how long a call waits for them
      * @param connections how many calls can wait at once
      */
-    public ReplicaWait(Supplier<AbstractRedisClient> client, int replicas, Duration timeout, int connections) {
-        if (replicas < 1 || connections < 1 || timeout.toMillis() < 1) {
-            // (WAIT with 0 ms waits for ever)
-            throw new IllegalArgumentException("replicas and connections must be at least 1 and the timeout at least"
-                    + " 1 ms");
+    public DurableWait(Supplier<AbstractRedisClient> client, boolean onDisk, int replicas, Duration timeout,
+                       int connections) {
+        if (replicas < (onDisk ? 0 : 1) || connections < 1 || timeout.toMillis() < 1) {
+            // (a wait with 0 ms waits for ever)
+            throw new IllegalArgumentException("replicas must be at least " + (onDisk ? 0 : 1) + ", connections at"
+                    + " least 1 and the timeout at least 1 ms");
         }
+        this.onDisk = onDisk;
         this.client = client;
         this.replicas = replicas;
         this.timeout = timeout;
@@ -103,12 +128,18 @@ public final class ReplicaWait implements AutoCloseable {
         return replicas;
     }
 
+    /** Whether a call waits for the primary's disk too ({@code WAITAOF}). */
+    public boolean onDisk() {
+        return onDisk;
+    }
+
     /**
      * Runs {@code script} on the primary owning the slot of {@code keys} (which must all hash to one slot), then
-     * waits until {@link #replicas()} replicas have its writes.
+     * waits until its writes are durable: on {@link #replicas()} replicas, and on the primary's disk and theirs when
+     * {@link #onDisk()}.
      *
      * @return the script's reply, each integer as a {@link Long}
-     * @throws NotReplicated when fewer replicas had the writes within the timeout
+     * @throws NotDurable when the writes were not so within the timeout
      */
     public List<Object> run(RedisScript<?> script, List<String> keys, List<String> args) {
         StatefulConnection<String, String> connection = borrow();
@@ -133,8 +164,8 @@ public final class ReplicaWait implements AutoCloseable {
             if (answer.error() != null) {
                 throw translate(answer.error());
             }
-            if (answer.acknowledged() < replicas) {
-                throw new NotReplicated(answer.acknowledged(), replicas, timeout);
+            if (answer.local() < (onDisk ? 1 : 0) || answer.acknowledged() < replicas) {
+                throw new NotDurable(onDisk, answer.local(), answer.acknowledged(), replicas, timeout);
             }
             return answer.reply();
         } finally {
@@ -142,20 +173,26 @@ public final class ReplicaWait implements AutoCloseable {
         }
     }
 
-    /** The script's reply, or the error of the script or of the wait, and how many replicas acknowledged. */
-    private record Answer(List<Object> reply, Throwable error, long acknowledged) {
+    /**
+     * The script's reply, or the error of the script or of the wait; whether the primary had the writes on disk
+     * (1 or 0; 0 under {@code WAIT}) and how many replicas acknowledged them.
+     */
+    private record Answer(List<Object> reply, Throwable error, long local, long acknowledged) {
     }
 
     /**
-     * Sends the {@code WAIT} right behind the script, on the same connection, and waits for both answers. Throws
-     * only when an answer did not come (the connection is then not lent again).
+     * Sends the wait right behind the script, on the same connection, and waits for both answers. Throws only when
+     * an answer did not come (the connection is then not lent again).
      */
     private Answer call(RedisAsyncCommands<String, String> commands, RedisFuture<List<Object>> script) {
-        RedisFuture<Long> acks = commands.waitForReplication(replicas, timeout.toMillis());
-        long deadline = System.nanoTime() + timeout.plus(slack).toNanos();
+        long start = System.nanoTime();
+        long waitEnd = start + timeout.toNanos();
+        long deadline = start + timeout.plus(slack).toNanos();
+        boolean sliced = onDisk && replicas > 0;
+        RedisFuture<?> acks = sendWait(commands, sliced ? Math.min(SLICE_MILLIS, timeout.toMillis())
+                : timeout.toMillis());
         List<Object> reply = null;
         Throwable error = null;
-        long acknowledged = 0;
         try {
             reply = script.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
@@ -168,21 +205,56 @@ public final class ReplicaWait implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new DataAccessResourceFailureException("interrupted while waiting for Redis", e);
         }
+        long[] counts = new long[2];
+        Throwable waitError = counts(acks, deadline, counts);
+        // A replica answers the primary's request for acknowledgements with the offset it has fsynced so far; when
+        // the write and that request reach it together, it answers before its fsync, and says more only with its
+        // next periodic acknowledgement, a second later. A new WAITAOF asks again, so the wait goes in slices.
+        while (sliced && error == null && waitError == null && (counts[0] < 1 || counts[1] < replicas)) {
+            long left = (waitEnd - System.nanoTime()) / 1_000_000;
+            if (left < 1) {
+                break;
+            }
+            waitError = counts(sendWait(commands, Math.min(SLICE_MILLIS, left)), deadline, counts);
+        }
+        return new Answer(reply, error != null ? error : waitError, counts[0], counts[1]);
+    }
+
+    /** How long each {@code WAITAOF} of {@code fsync-and-replica} waits before it is sent again. */
+    private static final long SLICE_MILLIS = 20;
+
+    private RedisFuture<?> sendWait(RedisAsyncCommands<String, String> commands, long millis) {
+        return onDisk
+                ? commands.dispatch(Command.WAITAOF, new ArrayOutput<>(StringCodec.UTF8),
+                        new CommandArgs<>(StringCodec.UTF8).add(1).add(replicas).add(millis))
+                : commands.waitForReplication(replicas, millis);
+    }
+
+    /**
+     * Reads a wait's answer into {@code counts} (the primary's disk, 1 or 0, then the replicas); returns the server's
+     * error reply, if any.
+     */
+    private Throwable counts(RedisFuture<?> acks, long deadline, long[] counts) {
         try {
-            acknowledged = acks.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            Object answer = acks.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (answer instanceof List<?> both) {
+                counts[0] = (Long) both.get(0);
+                counts[1] = (Long) both.get(1);
+            } else {
+                counts[1] = (Long) answer;
+            }
+            return null;
         } catch (ExecutionException e) {
-            Throwable cause = answered(e.getCause());
-            error = error != null ? error : cause;
+            return answered(e.getCause());
         } catch (java.util.concurrent.CancellationException e) {
-            throw new DataAccessResourceFailureException("the WAIT was cancelled (connection closed)", e);
+            throw new DataAccessResourceFailureException("the wait was cancelled (connection closed)", e);
         } catch (TimeoutException e) {
-            throw new QueryTimeoutException("Redis did not answer WAIT within " + timeout.plus(slack).toMillis()
+            throw new QueryTimeoutException("Redis did not answer the wait within " + timeout.plus(slack).toMillis()
                     + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new DataAccessResourceFailureException("interrupted while waiting for replicas", e);
+            throw new DataAccessResourceFailureException("interrupted while waiting for the writes to be durable", e);
         }
-        return new Answer(reply, error, acknowledged);
     }
 
     /**
@@ -209,7 +281,7 @@ public final class ReplicaWait implements AutoCloseable {
         if (error instanceof RedisCommandExecutionException && (message.startsWith("MOVED")
                 || message.startsWith("ASK") || message.startsWith("READONLY") || message.startsWith("CLUSTERDOWN")
                 || message.startsWith("LOADING") || message.startsWith("TRYAGAIN") || message.startsWith("MASTERDOWN")
-                || message.contains("WAIT cannot be used"))) {
+                || message.contains("WAIT cannot be used") || message.contains("WAITAOF cannot be used"))) {
             refreshTopology();
             return new DataAccessResourceFailureException("the node cannot take the call now: " + message, error);
         }
@@ -256,7 +328,7 @@ public final class ReplicaWait implements AutoCloseable {
         try {
             return pool.borrowObject();
         } catch (Exception e) {
-            throw new DataAccessResourceFailureException("no connection to wait for replicas on: " + e.getMessage(), e);
+            throw new DataAccessResourceFailureException("no connection to wait on: " + e.getMessage(), e);
         }
     }
 
@@ -278,11 +350,12 @@ public final class ReplicaWait implements AutoCloseable {
         pool.close();
     }
 
-    /** A call's writes reached fewer replicas than required within the timeout. */
-    public static final class NotReplicated extends QueryTimeoutException {
-        NotReplicated(long acknowledged, int required, Duration timeout) {
-            super("the writes reached " + acknowledged + " of " + required + " replica(s) within " + timeout.toMillis()
-                    + " ms; the call is failed although its writes are on the primary");
+    /** A call's writes were not on the primary's disk or on enough replicas within the timeout. */
+    public static final class NotDurable extends QueryTimeoutException {
+        NotDurable(boolean onDisk, long local, long acknowledged, int required, Duration timeout) {
+            super((onDisk ? "the writes were " + (local > 0 ? "" : "not ") + "on the primary's disk and on the disks of "
+                    : "the writes reached ") + acknowledged + " of " + required + " replica(s) within "
+                    + timeout.toMillis() + " ms; the call is failed although its writes are on the primary");
         }
     }
 }
