@@ -79,6 +79,14 @@ public final class SharedStack {
         return stack.redisSentinelPrimaryPort();
     }
 
+    /**
+     * True when every process of the server runs and it answers as healthy. Unlike {@link #restart}, never starts or
+     * restarts anything: for waiting until a server has settled after a failover it went through alive.
+     */
+    public static synchronized boolean healthy(Component component) {
+        return stack.isUp(java.util.EnumSet.of(component));
+    }
+
     /** Thaws what {@link #pause} froze. */
     public static synchronized java.util.List<Long> resume(Component component, String... processes) {
         return stack.resume(component, processes);

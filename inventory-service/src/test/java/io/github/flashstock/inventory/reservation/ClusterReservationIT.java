@@ -49,9 +49,12 @@ class ClusterReservationIT extends InventoryITSupport {
 
     InventoryClient inventory;
 
+    FailoverBuyers buyers;
+
     @BeforeEach
     void client() {
         inventory = new InventoryClient(http);
+        buyers = new FailoverBuyers(inventory, "cluster-it");
     }
 
     @AfterEach
@@ -125,7 +128,7 @@ class ClusterReservationIT extends InventoryITSupport {
     @Test
     void aFailoverOfTheSkusMasterIsCaughtAndTheSkuRebuiltBeforeItSellsAgain() throws Exception {
         String sku = inventory.skuWith(10, null, 1);
-        assertThat(order(sku, 3, true)).isEqualTo(201);
+        assertThat(buyers.order(sku, 3, true)).isEqualTo(201);
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
         int[] masterAndReplica = masterAndReplicaOf(sku);
         // no rebuild round under way (one started by the service's warm-up, or by an earlier crash, scans every
@@ -134,20 +137,20 @@ class ClusterReservationIT extends InventoryITSupport {
 
         promote(masterAndReplica[1]);
         try {
-            ResponseEntity<JsonNode> refused = reserveAndRollBack(sku, 1);
+            ResponseEntity<JsonNode> refused = buyers.reserveAndRollBack(sku, 1);
             assertThat(refused.getStatusCode().value()).as("%s", refused.getBody()).isEqualTo(503);
             assertThat(refused.getBody().path("type").asText())
                     .isEqualTo("urn:flashstock:problem:sku-rebuilding");
 
-            String promotedRunId = serverInfo(masterAndReplica[1], "run_id");
+            String promotedRunId = FailoverBuyers.serverInfo(masterAndReplica[1], "run_id");
             await().atMost(Duration.ofMinutes(3)).until(() -> promotedRunId.equals(
                     String.valueOf(redis.opsForHash().get(StockKeys.stock(sku), "epoch"))));
-            assertThat(order(sku, 7, true)).isEqualTo(201);
+            assertThat(buyers.order(sku, 7, true)).isEqualTo(201);
             await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 10);
             JsonNode stock = inventory.stock(sku);
             assertThat(stock.at("/redis/sold").asLong()).isEqualTo(10);
             assertThat(stock.at("/redis/available").asLong()).isZero();
-            assertThat(reserveAndRollBack(sku, 1).getStatusCode().value()).isEqualTo(409);
+            assertThat(buyers.reserveAndRollBack(sku, 1).getStatusCode().value()).isEqualTo(409);
         } finally {
             promote(masterAndReplica[0]);
         }
@@ -171,16 +174,17 @@ class ClusterReservationIT extends InventoryITSupport {
         java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
         Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService buyers = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
         List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
         for (int b = 0; b < 8; b++) {
-            running.add(buyers.submit(() -> buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed, soldOut)));
+            running.add(pool.submit(() -> buyers.buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed,
+                    soldOut)));
         }
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> committed.get() >= 30);
             SharedStack.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> "master".equals(
-                    serverInfo(masterAndReplica[1], "role", "replication")));
+                    FailoverBuyers.serverInfo(masterAndReplica[1], "role", "replication")));
             // the promoted master has no replica, and under durability replica its slots sell nothing, until the
             // dead node is back (as its supervisor would bring it back) and attached as its replica
             SharedStack.restart(Component.REDIS_CLUSTER);
@@ -189,7 +193,7 @@ class ClusterReservationIT extends InventoryITSupport {
             }
         } finally {
             soldOut.set(true);
-            buyers.shutdownNow();
+            pool.shutdownNow();
             SharedStack.restart(Component.REDIS_CLUSTER);
         }
         System.out.printf("master crash mid-sale: %d orders committed of %d units, answers %s%n", committed.get(),
@@ -198,7 +202,7 @@ class ClusterReservationIT extends InventoryITSupport {
             assertThat(soldOut.get()).as("the sale went on after the failover until sold out: %s", answers).isTrue();
             assertThat(answers.keySet()).as("every answer a sale, a refusal or a 503 to retry, never a 500")
                     .isSubsetOf(201, 409, 503);
-            String promotedRunId = serverInfo(masterAndReplica[1], "run_id");
+            String promotedRunId = FailoverBuyers.serverInfo(masterAndReplica[1], "run_id");
             await().atMost(Duration.ofMinutes(3)).until(() -> promotedRunId.equals(
                     String.valueOf(redis.opsForHash().get(StockKeys.stock(sku), "epoch"))));
             await().atMost(Duration.ofSeconds(60)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong()
@@ -235,7 +239,7 @@ class ClusterReservationIT extends InventoryITSupport {
         double withoutRecordBefore = confirmsWithoutRecord();
         int committed = 0;
         for (int i = 0; i < 3; i++) {
-            assertThat(order(sku, 1, true)).isEqualTo(201);
+            assertThat(buyers.order(sku, 1, true)).isEqualTo(201);
             committed++;
         }
         int lagging;
@@ -244,7 +248,7 @@ class ClusterReservationIT extends InventoryITSupport {
         try {
             // and the master drops its link to the frozen replica, so that what it writes now cannot be waiting in
             // the replica's socket buffer either (a frozen process's kernel still takes in what is sent to it)
-            long dropped = onNode(masterAndReplica[0], c -> c.clientKill(io.lettuce.core.KillArgs.Builder.typeSlave()));
+            long dropped = FailoverBuyers.onNode(masterAndReplica[0], c -> c.clientKill(io.lettuce.core.KillArgs.Builder.typeSlave()));
             assertThat(dropped).isEqualTo(1);
             tx = GlobalTransactions.begin("cluster-it", Duration.ofMinutes(2));
             lagging = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "carol",
@@ -257,7 +261,7 @@ class ClusterReservationIT extends InventoryITSupport {
         Map<Integer, Integer> answers = new java.util.TreeMap<>();
         try {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> "master".equals(
-                    serverInfo(masterAndReplica[1], "role", "replication")));
+                    FailoverBuyers.serverInfo(masterAndReplica[1], "role", "replication")));
             // the promoted master has no replica, and under durability replica its slots sell nothing, until the
             // dead node is back (as its supervisor would bring it back) and attached as its replica
             SharedStack.restart(Component.REDIS_CLUSTER);
@@ -268,7 +272,7 @@ class ClusterReservationIT extends InventoryITSupport {
                 tx.rollback();
             }
             java.util.concurrent.atomic.AtomicInteger afterFailover = new java.util.concurrent.atomic.AtomicInteger();
-            buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, afterFailover,
+            buyers.buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, afterFailover,
                     new java.util.concurrent.atomic.AtomicBoolean());
             committed += afterFailover.get();
         } finally {
@@ -284,7 +288,7 @@ class ClusterReservationIT extends InventoryITSupport {
             assertThat(answers.keySet()).as("every answer a sale, a refusal or a 503 to retry, never a 500")
                     .isSubsetOf(201, 409, 503);
             assertThat(answers).as("the sale went on after the failover until sold out").containsKey(409);
-            String promotedRunId = serverInfo(masterAndReplica[1], "run_id");
+            String promotedRunId = FailoverBuyers.serverInfo(masterAndReplica[1], "run_id");
             await().atMost(Duration.ofMinutes(3)).until(() -> promotedRunId.equals(
                     String.valueOf(redis.opsForHash().get(StockKeys.stock(sku), "epoch"))));
             int sold = committed;
@@ -330,64 +334,6 @@ class ClusterReservationIT extends InventoryITSupport {
     @Autowired
     io.github.flashstock.inventory.rebuild.SkuRebuilds recovery;
 
-    /**
-     * A buyer who keeps buying one unit at a time, and committing, until the SKU is sold out (a 409) or
-     * {@code soldOut} is set by another: after any other answer (a 503, to retry) it waits 200 ms and buys on. Every
-     * answer is noted, every commit counted. A buyer still buying after {@code patience} gives up quietly: the test's
-     * check that the sale sold out reports it, with the answers.
-     */
-    private void buyUntilSoldOut(String sku, Duration patience, Map<Integer, Integer> answers,
-                                 java.util.concurrent.atomic.AtomicInteger committed,
-                                 java.util.concurrent.atomic.AtomicBoolean soldOut) {
-        try {
-            await().atMost(patience).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
-                    .until(() -> {
-                        while (!soldOut.get()) {
-                            int status = order(sku, 1, true);
-                            answers.merge(status, 1, Integer::sum);
-                            if (status == 201) {
-                                committed.incrementAndGet();
-                            } else if (status == 409) {
-                                soldOut.set(true);
-                            } else {
-                                return false;
-                            }
-                        }
-                        return true;
-                    });
-        } catch (org.awaitility.core.ConditionTimeoutException stillSelling) {
-            // given up: see above
-        }
-    }
-
-    /** One order of {@code units}, committed or rolled back; the reservation's status. */
-    private int order(String sku, int units, boolean commit) throws Exception {
-        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
-        try {
-            int status = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "alice",
-                    List.of(new InventoryClient.Item(sku, units))).getStatusCode().value();
-            if (commit && status == 201) {
-                tx.commit();
-            } else {
-                tx.rollback();
-            }
-            return status;
-        } finally {
-            RootContext.unbind();
-        }
-    }
-
-    private ResponseEntity<JsonNode> reserveAndRollBack(String sku, int units) throws Exception {
-        GlobalTransaction tx = GlobalTransactions.begin("cluster-it");
-        try {
-            return inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "bob",
-                    List.of(new InventoryClient.Item(sku, units)));
-        } finally {
-            tx.rollback();
-            RootContext.unbind();
-        }
-    }
-
     /** The ports of the master serving {@code sku}'s slot now and of its replica, as the devstack reads them. */
     private static int[] masterAndReplicaOf(String sku) {
         int[] pair = SharedStack.redisClusterMasterAndReplicaOf(StockKeys.stock(sku));
@@ -401,15 +347,15 @@ class ClusterReservationIT extends InventoryITSupport {
      * offset) is abandoned by the server, not retried, so the command is issued again until it takes effect.
      */
     private static void promote(int replicaPort) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> serverInfo(replicaPort, "role", "replication")
-                .equals("master") || serverInfo(replicaPort, "master_link_status", "replication").equals("up"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> FailoverBuyers.serverInfo(replicaPort, "role", "replication")
+                .equals("master") || FailoverBuyers.serverInfo(replicaPort, "master_link_status", "replication").equals("up"));
         for (int attempt = 1; ; attempt++) {
-            if (!"master".equals(serverInfo(replicaPort, "role", "replication"))) {
-                onNode(replicaPort, c -> c.clusterFailover(false));
+            if (!"master".equals(FailoverBuyers.serverInfo(replicaPort, "role", "replication"))) {
+                FailoverBuyers.onNode(replicaPort, c -> c.clusterFailover(false));
             }
             try {
-                await().atMost(Duration.ofSeconds(15)).until(() -> "master".equals(onNode(replicaPort,
-                        c -> String.valueOf(c.role().get(0)))) && onNode(firstNodePort(), c -> c.clusterInfo())
+                await().atMost(Duration.ofSeconds(15)).until(() -> "master".equals(FailoverBuyers.onNode(replicaPort,
+                        c -> String.valueOf(c.role().get(0)))) && FailoverBuyers.onNode(firstNodePort(), c -> c.clusterInfo())
                         .contains("cluster_state:ok"));
                 // and every node has heard of it: the old master is a replica now in each node's view (gossip
                 // takes a moment; a test reading the topology from a node that has not heard yet sees two masters)
@@ -426,7 +372,7 @@ class ClusterReservationIT extends InventoryITSupport {
     /** Every node's view: three masters, three replicas, none of them failing. */
     private static boolean everyNodeSeesThreePairs() {
         for (String node : SharedStack.endpoints().redisClusterNodes()) {
-            List<String> lines = onNode(port(node), c -> c.clusterNodes()).lines().toList();
+            List<String> lines = FailoverBuyers.onNode(port(node), c -> c.clusterNodes()).lines().toList();
             if (lines.stream().filter(l -> l.contains("master")).count() != 3
                     || lines.stream().filter(l -> l.contains("slave")).count() != 3
                     || lines.stream().anyMatch(l -> l.contains("fail"))) {
@@ -434,29 +380,6 @@ class ClusterReservationIT extends InventoryITSupport {
             }
         }
         return true;
-    }
-
-    private static String serverInfo(int port, String field) {
-        return serverInfo(port, field, "server");
-    }
-
-    private static String serverInfo(int port, String field, String section) {
-        for (String line : onNode(port, c -> c.info(section)).lines().toList()) {
-            if (line.startsWith(field + ":")) {
-                return line.substring(field.length() + 1).trim();
-            }
-        }
-        throw new IllegalStateException("no " + field + " in INFO " + section + " of port " + port);
-    }
-
-    private static <T> T onNode(int port, java.util.function.Function<
-            io.lettuce.core.api.sync.RedisCommands<String, String>, T> command) {
-        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + port);
-        try (var connection = client.connect()) {
-            return command.apply(connection.sync());
-        } finally {
-            client.shutdown();
-        }
     }
 
     private static int firstNodePort() {
