@@ -63,6 +63,13 @@ public enum Drill {
      */
     REDIS_MASTER_KILL("redis-master-kill", "Redis Cluster: the hot SKU's master kill -9, its replica promoted, the"
             + " node back as its replica", 1, 1, null),
+    /**
+     * On the devstack's Sentinel layout (a primary, its replica, three Sentinels), with {@code inventory.durability:
+     * fsync-and-replica}: the primary dies mid-sale, the Sentinels promote the replica, and the dead node comes back
+     * as its replica.
+     */
+    REDIS_SENTINEL_FAILOVER("redis-sentinel-failover", "Redis Sentinel: the primary kill -9 under fsync-and-replica,"
+            + " its replica promoted, the node back as its replica", 1, 1, null),
     /** Redis freezes for 5 s (SIGSTOP), then goes on: the sale goes on from the SKUs' allotments meanwhile. */
     REDIS_FREEZE("redis-freeze", "Redis frozen (SIGSTOP) for 5 s", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
@@ -116,7 +123,8 @@ public enum Drill {
 
     /**
      * Drills where Redis loses writes it acknowledged, and with them the stock events those writes appended. Not
-     * {@link #REDIS_MASTER_KILL}: under {@code durability: replica} every phase that answered is on the replica that
+     * {@link #REDIS_MASTER_KILL} nor {@link #REDIS_SENTINEL_FAILOVER}: under {@code durability: replica} (and
+     * {@code fsync-and-replica}) every phase that answered is on the replica that
      * takes over, its event with it (run with {@code -Ddrill.cluster-durability=none}, the drill may find events
      * missing, and says so).
      */
@@ -127,6 +135,11 @@ public enum Drill {
     /** Drills run on the devstack's Redis Cluster, the inventory instances set up for it. */
     public boolean onCluster() {
         return this == REDIS_MASTER_KILL;
+    }
+
+    /** Drills run on the devstack's Sentinel layout, the inventory instances set up for it. */
+    public boolean onSentinel() {
+        return this == REDIS_SENTINEL_FAILOVER;
     }
 
     /** How long the fault lasts before recovery starts. */

@@ -15,7 +15,7 @@ import java.util.UUID;
  * configuration files, simple discovery, order-demo's {@code faults} profile), then each drill in turn, its report,
  * and for {@code all} a table of every drill. Exit code 0 only when every drill came out clean.
  * <pre>
- * bin/drill all|tc-kill|tc-kill-db|inventory-kill-one|inventory-kill-only|order-kill|redis-kill|redis-aof-tail|redis-master-kill|mariadb-kill|mariadb-pause|broker-kill
+ * bin/drill all|tc-kill|tc-kill-db|inventory-kill-one|inventory-kill-only|order-kill|redis-kill|redis-aof-tail|redis-master-kill|redis-sentinel-failover|mariadb-kill|mariadb-pause|broker-kill
  *           [--buyers 1500] [--clients 48]
  * </pre>
  * Ports: INVENTORY_PORT (8081, the second instance + 2), ORDER_DEMO_PORT (8082, the second instance + 2), and the

@@ -223,6 +223,13 @@ public final class DrillRunner implements AutoCloseable {
                     + String.join(",", current.endpoints().redisClusterNodes()),
                     "--inventory.durability=" + System.getProperty("drill.cluster-durability", "replica"));
         }
+        if (drill.onSentinel()) {
+            current.up(EnumSet.of(Component.REDIS_SENTINEL));
+            // every Try on the primary's disk and the replica's before it is answered
+            redis = List.of("--spring.data.redis.sentinel.master=" + current.endpoints().redisSentinelMaster(),
+                    "--spring.data.redis.sentinel.nodes=" + String.join(",", current.endpoints().redisSentinelNodes()),
+                    "--inventory.durability=fsync-and-replica");
+        }
         for (int i = 0; i < services.inventories().size(); i++) {
             ServiceProcess inventory = services.inventories().get(i);
             List<String> args = redis;

@@ -24,6 +24,7 @@ final class Faults {
             case MARIADB_KILL -> new ServerKill(Component.MARIADB);
             case REDIS_AOF_TAIL -> new RedisAofTail();
             case REDIS_MASTER_KILL -> new RedisMasterKill();
+            case REDIS_SENTINEL_FAILOVER -> new RedisSentinelFailover();
             case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen");
             case MARIADB_PAUSE -> new ServerPause(Component.MARIADB, "MariaDB", "paused");
         };

@@ -72,11 +72,11 @@ class DrillsIT {
     @ParameterizedTest(name = "{0}")
     // Left to bin/drill, each covered in CI elsewhere (a drill costs about 45 s of CI): redis-master-kill restarts the
     // inventory instances on the Redis Cluster and back (a minute and a half more), and inventory-service's
-    // ClusterReservationIT runs the same crash; redis-kill is redis-aof-tail without the cut of the AOF, and
+    // ClusterReservationIT runs the same crash; likewise redis-sentinel-failover and SentinelReservationIT; redis-kill is redis-aof-tail without the cut of the AOF, and
     // RedisOutageIT kills Redis in the middle of a sale too; redis-freeze is RedisOutageIT's SIGSTOP, which checks
     // more (every order's ledger rows, the limits, the allotments afterwards)
     @EnumSource(value = Drill.class, mode = EnumSource.Mode.EXCLUDE,
-            names = {"REDIS_MASTER_KILL", "REDIS_KILL", "REDIS_FREEZE"})
+            names = {"REDIS_MASTER_KILL", "REDIS_SENTINEL_FAILOVER", "REDIS_KILL", "REDIS_FREEZE"})
     void aFaultMidSaleLeavesEveryUnitAndEveryAnswerRight(Drill drill) {
         DrillReport report = runner.run(drill, BUYERS, CLIENTS);
 

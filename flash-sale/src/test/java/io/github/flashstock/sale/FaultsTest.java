@@ -23,6 +23,7 @@ class FaultsTest {
         assertThat(Faults.named("redis-split")).isInstanceOf(RedisSplit.class);
         assertThat(Faults.named("redis-aof-tail")).isInstanceOf(RedisAofTail.class);
         assertThat(Faults.named("redis-master-kill")).isInstanceOf(RedisMasterKill.class);
+        assertThat(Faults.named("redis-sentinel-failover")).isInstanceOf(RedisSentinelFailover.class);
         assertThat(Faults.named("tc-kill")).isInstanceOfSatisfying(ServerKill.class,
                 f -> assertThat(f.server()).isEqualTo(Component.SEATA));
         assertThat(Faults.named("tc-kill-db")).isInstanceOfSatisfying(ServerKill.class,
