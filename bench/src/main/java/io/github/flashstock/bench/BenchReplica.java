@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * A replica of the devstack's Redis that the benchmark starts for its {@code inventory.durability: replica} row and
- * stops by its own process handle afterwards: {@code redis-server --replicaof} on 127.0.0.1, no persistence, its
- * files in a temporary folder. The port is {@code -Dbench.replica-port}, or a free one.
+ * stops by its own process handle afterwards: {@code valkey-server --replicaof} (or {@code redis-server}: the
+ * devstack's kind) on 127.0.0.1, no persistence (or an AOF that fsyncs every write), its files in a temporary folder. The port is {@code -Dbench.replica-port}, or a free one.
  */
 final class BenchReplica implements AutoCloseable {
 
@@ -33,11 +33,23 @@ final class BenchReplica implements AutoCloseable {
 
     /** Starts the replica and returns once its link to the primary is up (the first sync done). */
     static BenchReplica start(Endpoints primary) throws IOException, InterruptedException {
+        return start(primary, false);
+    }
+
+    /**
+     * As {@link #start(Endpoints)}; with {@code aof} the replica keeps an AOF and fsyncs every write
+     * ({@code appendfsync always}), as {@code inventory.durability: fsync-and-replica} needs, and the call returns
+     * once the rewrite of its AOF after the first sync is done too.
+     */
+    static BenchReplica start(Endpoints primary, boolean aof) throws IOException, InterruptedException {
         int port = Integer.getInteger("bench.replica-port", freePort());
         Path dir = Files.createTempDirectory("bench-replica");
-        Process process = new ProcessBuilder(List.of("redis-server", "--bind", "127.0.0.1", "--port",
-                Integer.toString(port), "--replicaof", primary.redisHost(), Integer.toString(primary.redisPort()),
-                "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", "replica.log"))
+        List<String> command = new java.util.ArrayList<>(List.of(primary.config().redisTool("server"), "--bind",
+                "127.0.0.1", "--port", Integer.toString(port), "--replicaof", primary.redisHost(),
+                Integer.toString(primary.redisPort()), "--save", "", "--dir", dir.toString(), "--logfile",
+                "replica.log"));
+        command.addAll(aof ? List.of("--appendonly", "yes", "--appendfsync", "always") : List.of("--appendonly", "no"));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
         BenchReplica replica = new BenchReplica(process, dir, port);
         try {
@@ -58,7 +70,10 @@ final class BenchReplica implements AutoCloseable {
                     throw new IllegalStateException("the replica exited; see " + dir.resolve("replica.log"));
                 }
                 try (StatefulRedisConnection<String, String> c = client.connect()) {
-                    if (c.sync().info("replication").contains("master_link_status:up")) {
+                    String persistence = c.sync().info("persistence");
+                    if (c.sync().info("replication").contains("master_link_status:up")
+                            && persistence.contains("aof_rewrite_in_progress:0")
+                            && persistence.contains("aof_rewrite_scheduled:0")) {
                         return;
                     }
                 } catch (RuntimeException notYet) {

@@ -56,9 +56,17 @@ public final class TryBenchmark {
         boolean wasUp = stack.isUp(needed);
         stack.up(needed);
         Endpoints e = stack.endpoints();
+        // the other Redis protocol server, in a devstack home and on a port of its own, for the servers' table
+        DevStack other = otherServer(e);
         try {
-            run(e, rounds, requests);
+            if (other != null) {
+                other.up(EnumSet.of(Component.REDIS));
+            }
+            run(e, other == null ? null : other.endpoints(), rounds, requests);
         } finally {
+            if (other != null) {
+                other.down();
+            }
             if (!wasUp) {
                 stack.down();
             }
@@ -66,7 +74,128 @@ public final class TryBenchmark {
         System.exit(0);
     }
 
-    private static void run(Endpoints e, int rounds, int requests) throws Exception {
+    /**
+     * A devstack of Redis alone, of the server the main one does not run ({@code -Dbench.other-server}: {@code redis}
+     * beside Valkey, {@code valkey} beside Redis; {@code none} for no second server), on {@code -Dbench.other-port}
+     * (16479) with its own home next to the main one.
+     */
+    private static DevStack otherServer(Endpoints main) {
+        String name = System.getProperty("bench.other-server",
+                main.redisServer().equals("valkey") ? "redis" : "valkey");
+        if (name.equals("none")) {
+            return null;
+        }
+        java.util.Map<String, String> settings = new java.util.HashMap<>();
+        for (String option : main.config().asSystemProperties()) {
+            int eq = option.indexOf('=');
+            settings.put(option.substring(2, eq), option.substring(eq + 1));
+        }
+        settings.put("devstack.redis.server", name);
+        settings.put("devstack.redis.port", System.getProperty("bench.other-port", "16479"));
+        settings.put("devstack.home", main.config().home() + "-bench-" + name);
+        return new DevStack(io.github.flashstock.devstack.DevStackConfig.from(settings));
+    }
+
+    /** One server's rows of the servers' table, each a list of rates over the rounds. */
+    private static final class ServerRows {
+        final String server;
+        final boolean waitAof;
+        final java.util.Map<String, List<Double>> rows = new java.util.LinkedHashMap<>();
+
+        ServerRows(String server, boolean waitAof) {
+            this.server = server;
+            this.waitAof = waitAof;
+        }
+
+        void add(String row, double perSecond) {
+            rows.computeIfAbsent(row, k -> new ArrayList<>()).add(perSecond);
+        }
+
+        double median(String row) {
+            List<Double> values = rows.get(row);
+            return values == null ? Double.NaN : RedisBench.median(values);
+        }
+    }
+
+    private static final List<String> SERVER_ROWS = List.of("fsync", "fsync-waitaof", "replica", "fsync-and-replica",
+            "none", "redis-benchmark", "redis-benchmark-batched");
+
+    /**
+     * One round of the servers' table on {@code bench}'s server: the Java path under each durability level (those
+     * that need {@code WAITAOF} only where the server has it), and the server's own benchmark on the same script.
+     */
+    private static void serverRound(RedisBench bench, Endpoints e, ServerRows rows, int requests) throws Exception {
+        bench.fresh(1);
+        rows.add("fsync", bench.javaPath(CLIENTS, requests, true).perSecond());
+        bench.fresh(1);
+        rows.add("none", bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, true))
+                .perSecond());
+        bench.fresh(1);
+        try (BenchReplica attached = BenchReplica.start(e)) {
+            rows.add("replica", bench.withAppendFsync("everysec",
+                    () -> bench.javaPathWaiting(CLIENTS, requests, false, 1)).perSecond());
+        }
+        if (rows.waitAof) {
+            bench.fresh(1);
+            rows.add("fsync-waitaof", bench.withAppendFsync("everysec",
+                    () -> bench.javaPathWaiting(CLIENTS, requests, true, 0)).perSecond());
+            bench.fresh(1);
+            try (BenchReplica attached = BenchReplica.start(e, true)) {
+                rows.add("fsync-and-replica", bench.javaPathWaiting(CLIENTS, requests, true, 1).perSecond());
+            }
+        }
+        rows.add("redis-benchmark", bench.redisBenchmark(bench.fresh(1), CLIENTS, requests).perSecond());
+        rows.add("redis-benchmark-batched", bench.redisBenchmark(bench.fresh(1), CLIENTS, requests, PER_CALL)
+                .perSecond());
+    }
+
+    private static void printServers(List<ServerRows> servers) {
+        System.out.println();
+        StringBuilder head = new StringBuilder("| path (Tries/s, medians) |");
+        StringBuilder line = new StringBuilder("|---|");
+        for (ServerRows r : servers) {
+            head.append(' ').append(r.server).append(" |");
+            line.append("---|");
+        }
+        if (servers.size() == 2) {
+            head.append(" first / second |");
+            line.append("---|");
+        }
+        System.out.println(head);
+        System.out.println(line);
+        java.util.Map<String, String> names = java.util.Map.of(
+                "fsync", "Java path, fsync (appendfsync always)",
+                "fsync-waitaof", "Java path, fsync (appendfsync everysec, WAITAOF 1 0 after every call)",
+                "replica", "Java path, replica (everysec, one replica, WAIT 1 after every call)",
+                "fsync-and-replica", "Java path, fsync-and-replica (always, one replica with AOF always, WAITAOF 1 1)",
+                "none", "Java path, none (appendfsync everysec)",
+                "redis-benchmark", "the server's benchmark, EVALSHA try.lua, one reservation per call",
+                "redis-benchmark-batched", "the same, " + PER_CALL + " reservations per call");
+        for (String row : SERVER_ROWS) {
+            StringBuilder out = new StringBuilder("| ").append(names.get(row)).append(" |");
+            for (ServerRows r : servers) {
+                double m = r.median(row);
+                out.append(' ').append(Double.isNaN(m) ? "no WAITAOF" : String.format("%,.0f", m)).append(" |");
+            }
+            if (servers.size() == 2) {
+                double a = servers.get(0).median(row);
+                double b = servers.get(1).median(row);
+                out.append(' ').append(Double.isNaN(a) || Double.isNaN(b) ? "" : String.format("%.2f", a / b))
+                        .append(" |");
+            }
+            System.out.println(out);
+        }
+        for (ServerRows r : servers) {
+            double none = r.median("none");
+            System.out.printf("%s: fsync / none = %.2f, replica / none = %.2f%s%n", r.server, r.median("fsync") / none,
+                    r.median("replica") / none, r.waitAof ? String.format(", fsync through WAITAOF / none = %.2f,"
+                            + " fsync-and-replica / none = %.2f", r.median("fsync-waitaof") / none,
+                    r.median("fsync-and-replica") / none) : "");
+        }
+    }
+
+    private static void run(Endpoints e, Endpoints second, int rounds, int requests) throws Exception {
+        List<ServerRows> servers = new ArrayList<>();
         List<Double> java = new ArrayList<>();
         List<Double> breaker = new ArrayList<>();
         List<Double> alone = new ArrayList<>();
@@ -85,7 +214,8 @@ public final class TryBenchmark {
                         + "coalescing max-batch %d, in-flight %d%n", CLIENTS, requests, System.getProperty("os.name"),
                 Runtime.getRuntime().availableProcessors(), RedisBench.COALESCING.maxBatch(),
                 RedisBench.COALESCING.inFlight());
-        try (RedisBench bench = new RedisBench(e); MysqlBench store = new MysqlBench(e, CLIENTS);
+        try (RedisBench bench = new RedisBench(e); RedisBench other = second == null ? null : new RedisBench(second);
+             MysqlBench store = new MysqlBench(e, CLIENTS);
              MysqlBench storeAlone = new MysqlBench(e, CLIENTS, new MysqlStoreCoalescing(1, 1, Duration.ofSeconds(3)))) {
             // JIT warm-up of the MySQL store's path, not measured
             store.tries(CLIENTS, 5_000, null);
@@ -95,7 +225,18 @@ public final class TryBenchmark {
             bench.javaPath(CLIENTS, Math.min(requests, 50_000), true);
             bench.fresh(1);
             bench.javaPath(CLIENTS, Math.min(requests, 50_000), false);
+            servers.add(new ServerRows(bench.serverVersion(), bench.hasWaitAof()));
+            if (other != null) {
+                servers.add(new ServerRows(other.serverVersion(), other.hasWaitAof()));
+                other.fresh(1);
+                other.javaPath(CLIENTS, Math.min(requests, 50_000), true);
+            }
             for (int round = 1; round <= rounds; round++) {
+                // the servers' table: in turn, the first server first in odd rounds
+                for (int k = 0; k < servers.size(); k++) {
+                    int i = round % 2 == 1 ? k : servers.size() - 1 - k;
+                    serverRound(i == 0 ? bench : other, i == 0 ? e : second, servers.get(i), requests);
+                }
                 double r = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests).perSecond();
                 double rb = bench.redisBenchmark(bench.fresh(1), CLIENTS, requests, PER_CALL).perSecond();
                 double re = bench.redisBenchmark(bench.fresh(1, false), CLIENTS, requests).perSecond();
@@ -141,6 +282,7 @@ public final class TryBenchmark {
                         round, j, b, a, n, w, r, PER_CALL, rb, re, rbe, m, f, fb, fl, fa);
             }
         }
+        printServers(servers);
         double mj = RedisBench.median(java);
         double mr = RedisBench.median(reference);
         double mm = RedisBench.median(mysql);
