@@ -162,9 +162,8 @@ final class RedisBench implements AutoCloseable {
     /**
      * The coalesced Java path with every call of try.lua answered only once its writes are durable, as the service
      * runs it ({@link DurableWait}): on {@code replicas} replicas ({@code WAIT}, {@code inventory.durability:
-     * replica}), or with {@code onDisk} on the primary's disk and {@code replicas} replicas' disks ({@code WAITAOF};
-     * {@code fsync} through {@code WAITAOF} with 0 replicas, {@code fsync-and-replica} with 1). The caller sets the
-     * server up and attaches the replicas.
+     * replica}), or with {@code onDisk} on the primary's disk and {@code replicas} replicas' disks ({@code WAITAOF},
+     * {@code fsync-and-replica}). The caller sets the server up and attaches the replicas.
      */
     Result javaPathWaiting(int clients, int requests, boolean onDisk, int replicas) throws Exception {
         try (DurableWait wait = new DurableWait(factory::getRequiredNativeClient, onDisk, replicas,

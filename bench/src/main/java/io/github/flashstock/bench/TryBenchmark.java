@@ -38,6 +38,11 @@ import java.util.Set;
  * {@code durability: none} permits), and puts {@code always} back; and one more the same way with a replica of the
  * devstack's Redis attached for the run ({@link BenchReplica}) and the calls waiting for it
  * ({@code durability: replica}).
+ * A servers' table runs the Java path under each durability level ({@code fsync-and-replica} with a replica that keeps
+ * an AOF, where the server has {@code WAITAOF}) and the server's own benchmark on the devstack's server (Valkey 8 by
+ * default) and, in turn within each round, on the other kind (Redis 7.0), which the benchmark starts in a devstack
+ * home of its own on port {@code -Dbench.other-port} (16479) and stops after ({@code -Dbench.other-server=none}
+ * leaves it out).
  * Prints each round and the medians with the two ratios. Runs on the devstack (Redis database 15, flushed
  * before each round; inventory database, row {@code bench-hot}). Arguments: {@code [rounds] [requests]}.
  */
@@ -117,8 +122,8 @@ public final class TryBenchmark {
         }
     }
 
-    private static final List<String> SERVER_ROWS = List.of("fsync", "fsync-waitaof", "replica", "fsync-and-replica",
-            "none", "redis-benchmark", "redis-benchmark-batched");
+    private static final List<String> SERVER_ROWS = List.of("fsync", "replica", "fsync-and-replica", "none",
+            "redis-benchmark", "redis-benchmark-batched");
 
     /**
      * One round of the servers' table on {@code bench}'s server: the Java path under each durability level (those
@@ -136,9 +141,6 @@ public final class TryBenchmark {
                     () -> bench.javaPathWaiting(CLIENTS, requests, false, 1)).perSecond());
         }
         if (rows.waitAof) {
-            bench.fresh(1);
-            rows.add("fsync-waitaof", bench.withAppendFsync("everysec",
-                    () -> bench.javaPathWaiting(CLIENTS, requests, true, 0)).perSecond());
             bench.fresh(1);
             try (BenchReplica attached = BenchReplica.start(e, true)) {
                 rows.add("fsync-and-replica", bench.javaPathWaiting(CLIENTS, requests, true, 1).perSecond());
@@ -165,7 +167,6 @@ public final class TryBenchmark {
         System.out.println(line);
         java.util.Map<String, String> names = java.util.Map.of(
                 "fsync", "Java path, fsync (appendfsync always)",
-                "fsync-waitaof", "Java path, fsync (appendfsync everysec, WAITAOF 1 0 after every call)",
                 "replica", "Java path, replica (everysec, one replica, WAIT 1 after every call)",
                 "fsync-and-replica", "Java path, fsync-and-replica (always, one replica with AOF always, WAITAOF 1 1)",
                 "none", "Java path, none (appendfsync everysec)",
@@ -188,8 +189,7 @@ public final class TryBenchmark {
         for (ServerRows r : servers) {
             double none = r.median("none");
             System.out.printf("%s: fsync / none = %.2f, replica / none = %.2f%s%n", r.server, r.median("fsync") / none,
-                    r.median("replica") / none, r.waitAof ? String.format(", fsync through WAITAOF / none = %.2f,"
-                            + " fsync-and-replica / none = %.2f", r.median("fsync-waitaof") / none,
+                    r.median("replica") / none, r.waitAof ? String.format(", fsync-and-replica / none = %.2f",
                     r.median("fsync-and-replica") / none) : "");
         }
     }

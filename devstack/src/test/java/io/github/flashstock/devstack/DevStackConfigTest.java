@@ -22,6 +22,10 @@ class DevStackConfigTest {
 
         assertThat(c.redisPort()).isEqualTo(16379);
         assertThat(c.clusterPorts()).containsExactly(16380, 16381, 16382, 16383, 16384, 16385);
+        assertThat(c.sentinelDataPorts()).containsExactly(16390, 16391);
+        assertThat(c.sentinels()).containsExactly(16392, 16393, 16394);
+        assertThat(c.redisServer()).isEqualTo("valkey");
+        assertThat(c.redisTool("server")).isEqualTo("valkey-server");
         assertThat(c.mariadbPort()).isEqualTo(13306);
         assertThat(c.seataPort()).isEqualTo(18091);
         assertThat(c.seataConsolePort()).isEqualTo(17091);
@@ -39,6 +43,7 @@ class DevStackConfigTest {
         Map<String, String> m = base();
         m.put("devstack.redis.port", "26379");
         m.put("devstack.redis-cluster.base-port", "26400");
+        m.put("devstack.redis-sentinel.base-port", "26500");
         m.put("devstack.mariadb.port", "23306");
         m.put("devstack.seata.port", "28091");
         m.put("devstack.seata.console-port", "27091");
@@ -49,11 +54,28 @@ class DevStackConfigTest {
 
         assertThat(c.redisPort()).isEqualTo(26379);
         assertThat(c.clusterPorts()).startsWith(26400).endsWith(26405);
+        assertThat(c.sentinelPorts()).containsExactly(26500, 26501, 26502, 26503, 26504);
         assertThat(c.mariadbPort()).isEqualTo(23306);
         assertThat(c.seataPort()).isEqualTo(28091);
         assertThat(c.seataConsolePort()).isEqualTo(27091);
         assertThat(c.namesrvPort()).isEqualTo(29876);
         assertThat(c.brokerPort()).isEqualTo(20911);
+    }
+
+    @Test
+    void theRedisServerIsValkeyOrRedis() {
+        Map<String, String> m = base();
+        m.put("devstack.redis.server", "redis");
+        DevStackConfig redis = DevStackConfig.from(m);
+        assertThat(redis.redisTool("cli")).isEqualTo("redis-cli");
+        assertThat(redis.redisTool("benchmark")).isEqualTo("redis-benchmark");
+        assertThat(DevStackConfig.from(redis.asSystemProperties().stream()
+                .map(o -> o.substring(2).split("=", 2)).collect(java.util.stream.Collectors.toMap(a -> a[0],
+                        a -> a[1]))).redisServer()).isEqualTo("redis");
+
+        m.put("devstack.redis.server", "keydb");
+        assertThatThrownBy(() -> DevStackConfig.from(m)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'valkey' or 'redis'");
     }
 
     @Test

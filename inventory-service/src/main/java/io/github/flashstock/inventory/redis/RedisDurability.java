@@ -21,13 +21,12 @@ import org.springframework.stereotype.Component;
  * What an acknowledged Try survives ({@code inventory.durability}), checked against the servers at start: the
  * service refuses to run with a Redis that cannot give the guarantee it was told to promise.
  * <ul>
- *   <li>{@code fsync} (the default): a Try is answered only once its writes are on the primary's disk. Two ways
- *       give it, chosen at start: every primary runs {@code appendonly yes} with {@code appendfsync always}, under
- *       which the server fsyncs the AOF before it replies (once per event loop, on its main thread, so the Tries of
- *       one coalesced call share it); or every primary runs {@code appendonly yes} with {@code appendfsync everysec}
- *       on a server with {@code WAITAOF} (Redis 7.2+, Valkey 7.2+), and each call is followed by
- *       {@code WAITAOF 1 0}, which makes the server fsync in the background at once and answers when it is done
- *       ({@link DurableWait}). A Redis killed or a machine that loses power keeps every Try it acknowledged.</li>
+ *   <li>{@code fsync} (the default): a Try is answered only once its writes are on disk. Every node the service
+ *       writes to must run {@code appendonly yes} with {@code appendfsync always}, under which Redis fsyncs the AOF
+ *       before it replies (once per event loop, so the Tries of one coalesced call share it). A Redis killed or a
+ *       machine that loses power keeps every Try it acknowledged. ({@code appendfsync everysec} with a
+ *       {@code WAITAOF 1 0} behind each call would give the same on Valkey 8, but its fsyncs stay about a second
+ *       apart under load: measured at 1 % of the Try rate of {@code none}, docs/benchmarks.md.)</li>
  *   <li>{@code replica}: a Try is answered only once its writes are on at least {@code inventory.replica-wait.replicas}
  *       replicas of the primary that ran it ({@link DurableWait}: the script and a {@code WAIT} on a connection of
  *       their own, one wait per coalesced call; Confirm and Cancel wait the same way). A primary killed and
@@ -101,8 +100,10 @@ public class RedisDurability implements InitializingBean, DisposableBean {
         return level;
     }
 
-    /** What runs the calls when the answer must wait ({@code replica}, {@code fsync-and-replica}, or {@code fsync}
-     *  through {@code WAITAOF}); empty when the server's own reply is the guarantee. */
+    /**
+     * What runs the calls when the answer must wait ({@code replica}, {@code fsync-and-replica}); empty when the
+     * server's own reply is the guarantee.
+     */
     public Optional<DurableWait> durableWait() {
         return Optional.ofNullable(durableWait);
     }
@@ -124,21 +125,12 @@ public class RedisDurability implements InitializingBean, DisposableBean {
 
     private void startFsync() {
         List<String> problems = check();
-        if (problems.isEmpty()) {
-            log.info("inventory.durability=fsync: every node has appendonly yes, appendfsync always");
-            return;
-        }
-        List<String> background = backgroundFsyncProblems();
-        if (!background.isEmpty()) {
+        if (!problems.isEmpty()) {
             throw new IllegalStateException("inventory.durability=fsync, but Redis would acknowledge Tries before they"
-                    + " are on disk: " + String.join("; ", problems) + "; and WAITAOF cannot stand in: "
-                    + String.join("; ", background) + ". Set appendonly yes and appendfsync always on every node (or"
-                    + " appendfsync everysec on Redis 7.2+ or Valkey), or inventory.durability=none to run without the"
-                    + " guarantee.");
+                    + " are on disk: " + String.join("; ", problems) + ". Set appendonly yes and appendfsync always"
+                    + " on every node, or inventory.durability=none to run without the guarantee.");
         }
-        durableWait = newWait(true, 0);
-        log.info("inventory.durability=fsync: every primary has appendonly yes and WAITAOF; each call waits for the"
-                + " primary's fsync (WAITAOF 1 0, at most {} ms)", replicaTimeout.toMillis());
+        log.info("inventory.durability=fsync: every node has appendonly yes, appendfsync always");
     }
 
     private void startReplicaWait() {
@@ -149,7 +141,7 @@ public class RedisDurability implements InitializingBean, DisposableBean {
     }
 
     private void startFsyncAndReplica() {
-        List<String> problems = new ArrayList<>(backgroundFsyncProblems());
+        List<String> problems = new ArrayList<>(waitAofProblems());
         if (!problems.isEmpty()) {
             throw new IllegalStateException("inventory.durability=fsync-and-replica needs WAITAOF and appendonly yes"
                     + " on every primary: " + String.join("; ", problems) + ". Run Redis 7.2+ or Valkey with"
@@ -237,10 +229,10 @@ public class RedisDurability implements InitializingBean, DisposableBean {
     public List<String> shortfalls() {
         return switch (level) {
             case NONE -> List.of();
-            case FSYNC -> durableWait == null ? check() : backgroundFsyncProblems();
+            case FSYNC -> check();
             case REPLICA -> replicaProblems();
             case FSYNC_AND_REPLICA -> {
-                List<String> all = new ArrayList<>(backgroundFsyncProblems());
+                List<String> all = new ArrayList<>(waitAofProblems());
                 all.addAll(replicaProblems());
                 yield all;
             }
@@ -281,23 +273,23 @@ public class RedisDurability implements InitializingBean, DisposableBean {
     }
 
     /**
-     * What keeps {@code WAITAOF 1 N} from making the answer wait for the disk: a primary without
+     * What keeps {@code WAITAOF 1 N} from making the answer wait for the primary's disk: a primary without
      * {@code appendonly yes}, with an {@code appendfsync} other than {@code always} or {@code everysec} (with
      * {@code no} the server never fsyncs on its own), or older than Redis 7.2 (Valkey reports 7.2.4 here); empty
      * when nothing does.
      */
-    List<String> backgroundFsyncProblems() {
+    List<String> waitAofProblems() {
         List<String> problems = new ArrayList<>();
         try {
             RedisPrimaries.forEach(connections, (name, server) -> problems.addAll(
-                    backgroundProblems(name, server.config("append*"), server.info("server"))));
+                    waitAofProblems(name, server.config("append*"), server.info("server"))));
         } catch (RuntimeException e) {
             problems.add("its settings could not be read (" + e.getMessage() + ")");
         }
         return problems;
     }
 
-    static List<String> backgroundProblems(String node, Properties config, Properties server) {
+    static List<String> waitAofProblems(String node, Properties config, Properties server) {
         List<String> problems = new ArrayList<>();
         String version = server.getProperty("redis_version", "0");
         if (!hasWaitAof(version)) {
