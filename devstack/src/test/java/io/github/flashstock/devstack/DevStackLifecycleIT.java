@@ -44,7 +44,9 @@ class DevStackLifecycleIT {
             assertThat(second.startedNow()).containsOnlyKeys(all).doesNotContainValue(true);
             assertThat(afterFirst).allSatisfy(s -> assertThat(s.healthy()).as("%s healthy", s.component()).isTrue());
             assertThat(pids(afterSecond)).isEqualTo(pids(afterFirst));
-            assertThat(pids(afterFirst)).hasSize(1 + 6 + 1 + 1 + 2 + 1);
+            // Redis, the Cluster's six nodes, the Sentinel layout's two nodes and three Sentinels, MariaDB, the TC,
+            // RocketMQ's name server and broker, Nacos
+            assertThat(pids(afterFirst)).hasSize(1 + 6 + 5 + 1 + 1 + 2 + 1);
 
             // And every port its processes listen on is bound to 127.0.0.1, but the few their servers cannot narrow
             assertThat(afterFirst).allSatisfy(s -> {
@@ -176,6 +178,7 @@ class DevStackLifecycleIT {
         s.put("devstack.home", home.toString());
         s.put("devstack.redis.port", Integer.toString(free.block(1, 0)));
         s.put("devstack.redis-cluster.base-port", Integer.toString(free.block(6, 10000)));
+        s.put("devstack.redis-sentinel.base-port", Integer.toString(free.block(5, 0)));
         s.put("devstack.mariadb.port", Integer.toString(free.block(1, 0)));
         s.put("devstack.seata.port", Integer.toString(free.block(1, 0)));
         s.put("devstack.seata.console-port", Integer.toString(free.block(1, 0)));

@@ -40,10 +40,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Runs a script so that it is answered only once its writes are as durable as {@code inventory.durability} promises:
  * on {@code replicas} replicas ({@code replica}: a {@code WAIT} behind the script), or on the primary's disk and on
  * {@code replicas} replicas' disks ({@code fsync-and-replica}: a {@code WAITAOF} behind the script, Redis 7.2+ and
- * Valkey). The script and the wait go
- * out together on a connection of its own to the primary that owns the keys' slot. Redis makes both waits wait for
- * the offset of their connection's last write, so the wait covers exactly this call's writes, on the node that ran
- * them; a coalesced call of many Tries needs one wait.
+ * Valkey). The script and the wait go out together on a connection of its own to the primary that owns the keys'
+ * slot. Redis makes both waits wait for the offset of their connection's last write, so the wait covers exactly this
+ * call's writes, on the node that ran them; a coalesced call of many Tries needs one wait.
  *
  * <p>Connections are pooled and lent to one call at a time: a wait blocks its connection until the server answers,
  * and it must not hold up the shared connection every other command of the service goes through. On a Redis
