@@ -103,7 +103,8 @@ class ArchitectureTest {
             .and().doNotHaveSimpleName("RebuildLock")
             // the SKUs' event streams the forwarder reads, acknowledges and trims (the scripts write them)
             .and().doNotHaveSimpleName("StockEventStream")
-            // runs TryScript's script and the WAIT behind it under inventory.durability: replica
+            // runs the phases' scripts and the WAIT or WAITAOF behind them (inventory.durability replica,
+            // fsync-and-replica), and the start check's probe write
             .and().doNotHaveSimpleName("DurableWait")
             .should().dependOnClassesThat().resideInAPackage("org.springframework.data.redis.core..");
 }

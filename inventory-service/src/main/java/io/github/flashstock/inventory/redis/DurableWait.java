@@ -127,6 +127,20 @@ public final class DurableWait implements AutoCloseable {
         return replicas;
     }
 
+    /** A key that lives a minute, written only to see the wait met. */
+    private static final RedisScript<List> PROBE = RedisScript.of(
+            "redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000) return {1}", List.class);
+
+    /**
+     * Writes {@code key} (it expires after a minute) and waits as every call waits: the start check's proof that the
+     * servers acknowledge in time.
+     *
+     * @throws NotDurable when they did not
+     */
+    public void probe(String key) {
+        run(PROBE, List.of(key), List.of(Long.toString(System.currentTimeMillis())));
+    }
+
     /** Whether a call waits for the primary's disk too ({@code WAITAOF}). */
     public boolean onDisk() {
         return onDisk;

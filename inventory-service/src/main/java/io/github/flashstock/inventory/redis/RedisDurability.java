@@ -14,7 +14,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
@@ -53,9 +52,6 @@ public class RedisDurability implements InitializingBean, DisposableBean {
 
     /** The key the start check of {@code fsync-and-replica} writes (with a hash tag that lands on each primary). */
     static final String PROBE_KEY = "inv:durability-probe:";
-
-    private static final RedisScript<List> PROBE = RedisScript.of(
-            "redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000) return {1}", List.class);
 
     /** The guarantees a Try can be given. */
     public enum Level {
@@ -208,7 +204,7 @@ public class RedisDurability implements InitializingBean, DisposableBean {
             }
             long started = System.nanoTime();
             try {
-                wait.run(PROBE, List.of(key), List.of(Long.toString(System.currentTimeMillis())));
+                wait.probe(key);
                 long millis = (System.nanoTime() - started) / 1_000_000;
                 if (millis > replicaTimeout.toMillis() / 4) {
                     slow.add(name + ": " + millis + " ms");
