@@ -1,15 +1,11 @@
 package io.github.flashstock.devstack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * A Redis Cluster of three masters and three replicas on 127.0.0.1. It is test scaffolding: every cold start
@@ -40,7 +36,7 @@ final class RedisClusterServer extends Server {
 
     @Override
     void launch() {
-        wipe(dir());
+        wipeDir();
         for (int port : config.clusterPorts()) {
             Path nodeDir = ensureDir(dir().resolve(Integer.toString(port)));
             Path conf = nodeDir.resolve("redis.conf");
@@ -194,19 +190,6 @@ final class RedisClusterServer extends Server {
             return info instanceof String s && !s.contains("cluster_known_nodes:1\r");
         } catch (IOException | IllegalStateException e) {
             return false;
-        }
-    }
-
-    private static void wipe(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

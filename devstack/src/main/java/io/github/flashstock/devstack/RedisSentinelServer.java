@@ -1,14 +1,10 @@
 package io.github.flashstock.devstack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A primary, its replica and three Sentinels on 127.0.0.1 ({@code devstack.redis-sentinel.base-port}: the primary,
@@ -39,7 +35,7 @@ final class RedisSentinelServer extends Server {
 
     @Override
     void launch() {
-        wipe(dir());
+        wipeDir();
         int primary = config.sentinelPrimaryPort();
         for (int port : config.sentinelDataPorts()) {
             Path nodeDir = ensureDir(dir().resolve(Integer.toString(port)));
@@ -159,18 +155,5 @@ final class RedisSentinelServer extends Server {
             }
         }
         return null;
-    }
-
-    private static void wipe(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

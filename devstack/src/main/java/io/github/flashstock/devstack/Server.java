@@ -102,6 +102,20 @@ abstract class Server {
         }
     }
 
+    /** Removes the server's directory and everything in it: for servers that start afresh at every cold start. */
+    final void wipeDir() {
+        if (!Files.exists(dir())) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dir())) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     final Path ensureDir(Path dir) {
         try {
             return Files.createDirectories(dir);
