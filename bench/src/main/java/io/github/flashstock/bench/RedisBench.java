@@ -300,10 +300,8 @@ final class RedisBench implements AutoCloseable {
     boolean hasWaitAof() {
         java.util.Properties info = redis.execute((RedisCallback<java.util.Properties>) c ->
                 c.serverCommands().info("server"));
-        String[] v = info == null ? new String[] {"0"} : info.getProperty("redis_version", "0").split("\\.");
-        int major = Integer.parseInt(v[0]);
-        int minor = v.length > 1 ? Integer.parseInt(v[1]) : 0;
-        return major > 7 || major == 7 && minor >= 2;
+        return info != null && io.github.flashstock.inventory.redis.RedisDurability.hasWaitAof(
+                info.getProperty("redis_version", "0"));
     }
 
     static String run(List<String> cmd) throws IOException, InterruptedException {

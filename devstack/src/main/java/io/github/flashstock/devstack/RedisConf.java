@@ -37,7 +37,7 @@ final class RedisConf {
     }
 
     /**
-     * A data node of the Sentinel layout: as {@link #standalone} (AOF, fsync before every reply, on the replica too,
+     * A data node of the Sentinel layout: as {@link #standalone} (AOF, an fsync ahead of every reply, on the replica too,
      * so that {@code WAITAOF} can count it), a replica of {@code primaryPort} when that is positive.
      */
     static String sentinelData(int port, Path dir, int primaryPort) {

@@ -225,7 +225,7 @@ public final class DrillRunner implements AutoCloseable {
         }
         if (drill.onSentinel()) {
             current.up(EnumSet.of(Component.REDIS_SENTINEL));
-            // every Try on the primary's disk and the replica's before it is answered
+            // every Try answered only once it is on the primary's disk and the replica's
             redis = List.of("--spring.data.redis.sentinel.master=" + current.endpoints().redisSentinelMaster(),
                     "--spring.data.redis.sentinel.nodes=" + String.join(",", current.endpoints().redisSentinelNodes()),
                     "--inventory.durability=fsync-and-replica");

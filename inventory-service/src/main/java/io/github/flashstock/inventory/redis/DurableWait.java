@@ -84,7 +84,7 @@ public final class DurableWait implements AutoCloseable {
      *               each new connection; its URI, credentials and options are reused
      * @param onDisk whether a call's writes must also be on the primary's disk ({@code WAITAOF}); otherwise
      *               {@code replicas} replicas having them is enough ({@code WAIT})
-     * @param replicas how many replicas must have a call's writes (on their disks when {@code onDisk}) before it is
+     * @param replicas how many replicas must have a call's writes (on their disks when {@code onDisk}) for it to be
      *                 answered
      * @param timeout how long a call waits for them
      * @param connections how many calls can wait at once
@@ -221,7 +221,7 @@ public final class DurableWait implements AutoCloseable {
         long[] counts = new long[2];
         Throwable waitError = counts(acks, deadline, counts);
         // A replica answers the primary's request for acknowledgements with the offset it has fsynced so far; when
-        // the write and that request reach it together, it answers before its fsync, and says more only with its
+        // the write and that request reach it together, it answers ahead of its fsync, and says more only with its
         // next periodic acknowledgement, a second later. A new WAITAOF asks again, so the wait goes in slices.
         while (sliced && error == null && waitError == null && (counts[0] < 1 || counts[1] < replicas)) {
             long left = (waitEnd - System.nanoTime()) / 1_000_000;
@@ -233,7 +233,7 @@ public final class DurableWait implements AutoCloseable {
         return new Answer(reply, error != null ? error : waitError, counts[0], counts[1]);
     }
 
-    /** How long each {@code WAITAOF} of {@code fsync-and-replica} waits before it is sent again. */
+    /** How long each {@code WAITAOF} of {@code fsync-and-replica} waits; then it is sent again. */
     private static final long SLICE_MILLIS = 20;
 
     private RedisFuture<?> sendWait(RedisAsyncCommands<String, String> commands, long millis) {

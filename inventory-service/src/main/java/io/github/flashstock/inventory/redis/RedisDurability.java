@@ -218,7 +218,7 @@ public class RedisDurability implements InitializingBean, DisposableBean {
 
     /**
      * What keeps the level from holding now, read from the servers as the check at start reads it: under
-     * {@code fsync} the nodes that would answer before the disk has a Try, under {@code replica} the primaries short
+     * {@code fsync} the nodes that would answer while the disk lacks a Try, under {@code replica} the primaries short
      * of replicas, under {@code fsync-and-replica} either; empty when it holds ({@code none} promises nothing, so it
      * always holds).
      */
@@ -301,7 +301,7 @@ public class RedisDurability implements InitializingBean, DisposableBean {
     }
 
     /** Redis 7.2 brought {@code WAITAOF}; Valkey reports {@code redis_version:7.2.4}. */
-    static boolean hasWaitAof(String redisVersion) {
+    public static boolean hasWaitAof(String redisVersion) {
         String[] parts = redisVersion.trim().split("\\.");
         try {
             int major = Integer.parseInt(parts[0]);

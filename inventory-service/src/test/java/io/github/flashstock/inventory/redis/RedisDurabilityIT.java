@@ -105,7 +105,7 @@ class RedisDurabilityIT {
     }
 
     /**
-     * {@code fsync} needs a server that fsyncs before it replies: one that fsyncs once a second, keeps no log, or
+     * {@code fsync} needs a server that fsyncs, then replies: one that fsyncs once a second, keeps no log, or
      * never fsyncs on its own ({@code appendfsync no}) is refused, on Valkey 8 as on Redis 7.0.
      */
     @Test

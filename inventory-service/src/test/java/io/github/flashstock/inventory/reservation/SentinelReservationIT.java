@@ -38,7 +38,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The service on a primary and its replica behind three Sentinels ({@code spring.data.redis.sentinel.*}), under
  * {@code inventory.durability: fsync-and-replica}: the check at start passes through Sentinel, a failover
- * ({@code SENTINEL FAILOVER}) is caught by the run-id epoch and the SKU rebuilt before it sells again, and a primary
+ * ({@code SENTINEL FAILOVER}) is caught by the run-id epoch and the SKU rebuilt, and only then sells again; and a primary
  * killed mid-sale loses no acknowledged Try.
  */
 @DevStackTest({Component.REDIS_SENTINEL, Component.MARIADB, Component.SEATA, Component.ROCKETMQ})
@@ -109,7 +109,7 @@ class SentinelReservationIT extends InventoryITSupport {
         assertThat(buyers.order(sku, 3, true)).isEqualTo(201);
         await().atMost(Duration.ofSeconds(30)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong() == 3);
         await().atMost(Duration.ofMinutes(3)).until(recovery::idle);
-        int before = SharedStack.redisSentinelPrimaryPort();
+        int original = SharedStack.redisSentinelPrimaryPort();
         int after = replicaPort();
 
         FailoverBuyers.onNode(sentinelPort(), c -> c.dispatch(io.lettuce.core.protocol.CommandType.SENTINEL,
@@ -119,7 +119,7 @@ class SentinelReservationIT extends InventoryITSupport {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> SharedStack.redisSentinelPrimaryPort() == after
                         && "master".equals(FailoverBuyers.serverInfo(after, "role", "replication")));
-        // the old primary follows the new one, and its AOF is rewritten, before WAITAOF can count it
+        // WAITAOF counts the old primary only once it follows the new one and its AOF is rewritten
         awaitLayoutHealthy();
 
         String promotedRunId = FailoverBuyers.serverInfo(after, "run_id");
@@ -137,7 +137,7 @@ class SentinelReservationIT extends InventoryITSupport {
         assertThat(stock.at("/redis/sold").asLong()).isEqualTo(10);
         assertThat(stock.at("/redis/available").asLong()).isZero();
         assertThat(buyers.reserveAndRollBack(sku, 1).getStatusCode().value()).isEqualTo(409);
-        assertThat(before).isNotEqualTo(after);
+        assertThat(original).isNotEqualTo(after);
     }
 
     /**
