@@ -51,12 +51,16 @@ CREATE TABLE IF NOT EXISTS lock_table (
     KEY idx_xid (xid)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
+-- lock_value holds the TC's ip:port that has the lock (Seata's own script gives it 20 characters, one short of
+-- 255.255.255.255:65535): a TC whose address does not fit never takes a lock, and so never runs a recovery job.
 CREATE TABLE IF NOT EXISTS distributed_lock (
     lock_key    CHAR(20)    NOT NULL,
-    lock_value  VARCHAR(20) NOT NULL,
+    lock_value  VARCHAR(64) NOT NULL,
     expire      BIGINT      NULL,
     PRIMARY KEY (lock_key)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+ALTER TABLE distributed_lock MODIFY lock_value VARCHAR(64) NOT NULL;
 
 -- One row per recovery job; INSERT IGNORE keeps a second run from failing on the primary key.
 INSERT IGNORE INTO distributed_lock (lock_key, lock_value, expire) VALUES ('AsyncCommitting', ' ', 0);

@@ -287,6 +287,14 @@ public final class DevStack {
         return ((RedisSentinelServer) servers.get(Component.REDIS_SENTINEL)).primaryPort();
     }
 
+    /**
+     * The process name of Seata TC {@code instance} (from 0), for {@link #kill} and {@link #pause} of one TC of
+     * several.
+     */
+    public static String seataProcess(int instance) {
+        return SeataServer.process(instance);
+    }
+
     /** The role a Redis Cluster node reports now: {@code master}, {@code slave}, or empty when it does not answer. */
     public String redisClusterRole(int port) {
         return RedisClusterServer.role(port);

@@ -35,6 +35,9 @@ import java.util.function.Function;
  * @param nacosUsername  the Nacos admin user the devstack creates when auth is on
  * @param nacosPassword  its password
  * @param seataRegistry  where the Seata TC registers: {@code file} (clients use a fixed address) or {@code nacos}
+ * @param seataInstances how many Seata TCs run: 1, or up to 9 sharing the {@code db} store and registered in Nacos
+ *                       (instance {@code i}, from 0, on RPC port {@code seataPort + i} and console port
+ *                       {@code seataConsolePort + i})
  * @param startTimeout   how long a server may take to become ready
  * @param stopTimeout    how long a server may take to stop before it is killed
  */
@@ -58,6 +61,7 @@ public record DevStackConfig(
         String nacosUsername,
         String nacosPassword,
         String seataRegistry,
+        int seataInstances,
         Duration startTimeout,
         Duration stopTimeout) {
 
@@ -66,14 +70,45 @@ public record DevStackConfig(
             throw new IllegalArgumentException("devstack.nacos.port must be between 1001 and 64534 (Nacos also listens"
                     + " on port - 1000 and port + 1001), was " + nacosPort);
         }
+        if (seataInstances < 1 || seataInstances > 9) {
+            throw new IllegalArgumentException("devstack.seata.instances must be between 1 and 9, was " + seataInstances);
+        }
+        if (seataInstances > 1 && (!seataStore.equals("db") || !seataRegistry.equals("nacos"))) {
+            // with files each TC would keep sessions the others never see, and clients find several TCs only in Nacos
+            throw new IllegalArgumentException("devstack.seata.instances=" + seataInstances + " needs"
+                    + " devstack.seata.store=db and devstack.seata.registry=nacos (was " + seataStore + " and "
+                    + seataRegistry + ")");
+        }
     }
 
     /** The same stack with the Seata TC keeping its sessions in {@code file} or {@code db}. */
     public DevStackConfig withSeataStore(String mode) {
+        return withSeata(mode, seataRegistry, seataInstances);
+    }
+
+    /**
+     * The same stack with {@code instances} Seata TCs on the {@code db} store, registered in Nacos: the coordinator
+     * as a cluster, the way the HA drills run it.
+     */
+    public DevStackConfig withSeataCluster(int instances) {
+        return withSeata("db", "nacos", instances);
+    }
+
+    private DevStackConfig withSeata(String store, String registry, int instances) {
         return new DevStackConfig(root, home, redisPort, clusterPorts, sentinelPorts, redisServer, mariadbPort,
                 dbPassword, seataPort,
-                seataConsolePort, storeMode(mode), namesrvPort, brokerPort, topics, nacosPort, nacosAuth, nacosUsername,
-                nacosPassword, seataRegistry, startTimeout, stopTimeout);
+                seataConsolePort, storeMode(store), namesrvPort, brokerPort, topics, nacosPort, nacosAuth, nacosUsername,
+                nacosPassword, registryType(registry), instances, startTimeout, stopTimeout);
+    }
+
+    /** The RPC port of Seata TC {@code instance} (from 0). */
+    public int seataPort(int instance) {
+        return seataPort + instance;
+    }
+
+    /** The console port of Seata TC {@code instance} (from 0). */
+    public int seataConsolePort(int instance) {
+        return seataConsolePort + instance;
     }
 
     /** Databases the devstack creates, each with a user of the same name. */
@@ -123,6 +158,7 @@ public record DevStackConfig(
                 Optional.ofNullable(lookup.apply("devstack.nacos.username")).orElse("nacos"),
                 Optional.ofNullable(lookup.apply("devstack.nacos.password")).orElse("devstack-nacos"),
                 registryType(Optional.ofNullable(lookup.apply("devstack.seata.registry")).orElse("file")),
+                intValue(lookup, "devstack.seata.instances", 1),
                 Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }
@@ -253,6 +289,7 @@ public record DevStackConfig(
                 "-Ddevstack.nacos.username=" + nacosUsername,
                 "-Ddevstack.nacos.password=" + nacosPassword,
                 "-Ddevstack.seata.registry=" + seataRegistry,
+                "-Ddevstack.seata.instances=" + seataInstances,
                 "-Ddevstack.start-timeout-seconds=" + startTimeout.toSeconds(),
                 "-Ddevstack.stop-timeout-seconds=" + stopTimeout.toSeconds());
     }

@@ -55,6 +55,15 @@ public record Endpoints(DevStackConfig config) {
         return "http://127.0.0.1:" + config.seataConsolePort();
     }
 
+    /**
+     * Every TC's console, the first one's first ({@code devstack.seata.instances}); on the shared {@code db} store each
+     * lists the sessions of all of them.
+     */
+    public List<String> seataConsoleUrls() {
+        return java.util.stream.IntStream.range(0, config.seataInstances())
+                .mapToObj(i -> "http://127.0.0.1:" + config.seataConsolePort(i)).toList();
+    }
+
     public String namesrvAddress() {
         return "127.0.0.1:" + config.namesrvPort();
     }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,13 +14,15 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
- * The Seata TC ({@code io.seata:seata-server:2.0.0}) in a JVM of its own. It reads
- * {@code ./config/application.yml} from its working directory, which the devstack writes before each start.
- * Store: {@code file} (default) or {@code db} on the devstack's MariaDB. Registry: {@code file} (default: clients
- * use its address) or {@code nacos} (the devstack registers it in its Nacos, see {@link #registerInNacos()}, and
- * clients look it up there).
+ * The Seata TC ({@code io.seata:seata-server:2.0.0}), one JVM per instance ({@code devstack.seata.instances}, 1 by
+ * default). Each reads {@code ./config/application.yml} from its working directory, which the devstack writes before
+ * each start: the first instance's is the server's directory, instance {@code n} (from 2) works in {@code tc-n/}.
+ * Store: {@code file} (default) or {@code db} on the devstack's MariaDB, which several instances share. Registry:
+ * {@code file} (default: clients use the first instance's address) or {@code nacos} (the devstack registers every
+ * instance in its Nacos, see {@link #registerInNacos}, and clients look them up there).
  */
 final class SeataServer extends Server {
 
@@ -38,46 +41,98 @@ final class SeataServer extends Server {
         return "seata";
     }
 
+    private List<Integer> instances() {
+        return IntStream.range(0, config.seataInstances()).boxed().toList();
+    }
+
+    /** The PID file's name of instance {@code i}: {@code seata-server}, then {@code seata-server-2}, ... */
+    static String process(int instance) {
+        return instance == 0 ? "seata-server" : "seata-server-" + (instance + 1);
+    }
+
+    private Path workDir(int instance) {
+        return instance == 0 ? dir() : dir().resolve("tc-" + (instance + 1));
+    }
+
     @Override
     List<Integer> ports() {
-        return List.of(config.seataPort(), config.seataConsolePort());
+        List<Integer> ports = new ArrayList<>();
+        for (int i : instances()) {
+            ports.add(config.seataPort(i));
+            ports.add(config.seataConsolePort(i));
+        }
+        return ports;
     }
 
     /**
-     * The RPC port: Seata 2.0.0's {@code NettyServerBootstrap.start()} binds {@code new InetSocketAddress(port)}, every
+     * The RPC ports: Seata 2.0.0's {@code NettyServerBootstrap.start()} binds {@code new InetSocketAddress(port)}, every
      * interface, and reads nothing but the port ({@code seata.server.service-port}); no setting names a host. The
      * console's port follows {@code server.address} (127.0.0.1).
      */
     @Override
     List<Integer> portsOnEveryInterface() {
-        return List.of(config.seataPort());
+        return instances().stream().map(config::seataPort).toList();
+    }
+
+    @Override
+    int processCount() {
+        return config.seataInstances();
     }
 
     @Override
     List<String> javaProcesses() {
-        return List.of("seata-server");
+        return instances().stream().map(SeataServer::process).toList();
     }
 
     @Override
     void launch() {
-        ensureDir(dir());
-        write(dir().resolve("config/application.yml"), applicationYml());
+        for (int i : instances()) {
+            launch(i);
+        }
+    }
+
+    /** The instances that died (a drill killed one) start again; the others are left alone. */
+    @Override
+    boolean launchMissing() {
+        for (int i : instances()) {
+            if (Processes.livePid(pidFile(process(i)), marker()).isPresent()) {
+                continue;
+            }
+            for (int port : List.of(config.seataPort(i), config.seataConsolePort(i))) {
+                if (!Processes.isFree(port)) {
+                    throw new IllegalStateException("Seata TC " + (i + 1) + "'s port " + port
+                            + " is held by another process");
+                }
+            }
+            launch(i);
+        }
+        return true;
+    }
+
+    private void launch(int instance) {
+        Path work = ensureDir(workDir(instance));
+        write(work.resolve("config/application.yml"), applicationYml(instance));
+        String process = process(instance);
         List<String> cmd = new ArrayList<>(List.of(javaExecutable()));
         cmd.addAll(jvmOptions("devstack.seata.jvm-options",
                 "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"));
-        cmd.addAll(classData("seata-server"));
+        cmd.addAll(classData(process));
         cmd.addAll(List.of(
                 "-Ddevstack.home=" + marker(),
-                "-Duser.home=" + dir(),
-                "-Dlog.home=" + dir().resolve("logs"),
+                "-Duser.home=" + work,
+                "-Dlog.home=" + work.resolve("logs"),
                 "-cp", Runtimes.classpath("seata-tc"),
                 "io.seata.server.ServerApplication"));
         // Its RPC port binds every interface (portsOnEveryInterface), and XIDs carry the host's first non-loopback
-        // address: harmless, clients find the TC through the configured grouplist, never through the XID.
-        Processes.launch(cmd, dir(), log("seata-server"), pidFile("seata-server"), Map.of());
+        // address: harmless, clients find the TC through the configured grouplist or Nacos, never through the XID.
+        // SERVER_NODE: the worker id in every transaction and branch id this TC makes; left unset, each TC derives
+        // it from the host's MAC address, the same for every TC of one machine, and two TCs on one db store would
+        // hand out the same ids.
+        Processes.launch(cmd, work, log(process), pidFile(process),
+                Map.of("SERVER_NODE", Integer.toString(instance + 1)));
     }
 
-    private String applicationYml() {
+    private String applicationYml(int instance) {
         String store = config.seataStore().equals("db") ? """
                     mode: db
                     db:
@@ -93,7 +148,7 @@ final class SeataServer extends Server {
                     mode: file
                     file:
                       dir: %s
-                """.formatted(dir().resolve("sessionStore"));
+                """.formatted(workDir(instance).resolve("sessionStore"));
         return """
                 # Written by the devstack at each start; edit DevStackConfig or SeataServer instead.
                 server:
@@ -129,8 +184,8 @@ final class SeataServer extends Server {
                     tokenValidityInMilliseconds: 1800000
                     ignore:
                       urls: /,/**/*.css,/**/*.js,/**/*.html,/**/*.map,/**/*.svg,/**/*.png,/**/*.jpeg,/**/*.ico,/api/v1/auth/login,/metadata/v1/**
-                """.formatted(config.seataConsolePort(), DevStackConfig.SEATA_CONSOLE_USER,
-                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(), store,
+                """.formatted(config.seataConsolePort(instance), DevStackConfig.SEATA_CONSOLE_USER,
+                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(instance), store,
                 secretKey());
     }
 
@@ -141,47 +196,55 @@ final class SeataServer extends Server {
 
     @Override
     void awaitReady() {
-        Processes.await("the Seata TC (RPC port " + config.seataPort() + ", console login on port "
-                + config.seataConsolePort() + ")", config.startTimeout(), this::answers);
-        if (config.seataRegistry().equals("nacos")) {
-            registerInNacos();
+        for (int i : instances()) {
+            Processes.await("the Seata TC" + (config.seataInstances() > 1 ? " " + (i + 1) : "") + " (RPC port "
+                    + config.seataPort(i) + ", console login on port " + config.seataConsolePort(i) + ")",
+                    config.startTimeout(), () -> answers(i));
+            if (config.seataRegistry().equals("nacos")) {
+                registerInNacos(i);
+            }
         }
     }
 
     /**
-     * Registers the TC in Nacos as {@value #NACOS_SERVICE} (group {@value #NACOS_GROUP}, cluster {@code default}) at
-     * 127.0.0.1, on its behalf. The TC 2.0.0 can register itself ({@code seata.registry.type=nacos}; its nacos-client
-     * 1.4.2 works with this Nacos 3.1 server) but only under the host's first non-loopback address: it drops a
-     * loopback {@code SEATA_IP} as invalid. Everything of the devstack stays on loopback, so the TC keeps the file
-     * registry and the devstack registers it: a persistent instance, which Nacos marks unhealthy by its own TCP check
-     * while the TC is down, and which the next start registers again.
+     * Registers TC {@code instance} in Nacos as {@value #NACOS_SERVICE} (group {@value #NACOS_GROUP}, cluster
+     * {@code default}) at 127.0.0.1, on its behalf. The TC 2.0.0 can register itself ({@code seata.registry.type=nacos};
+     * its nacos-client 1.4.2 works with this Nacos 3.1 server) but only under the host's first non-loopback address: it
+     * drops a loopback {@code SEATA_IP} as invalid. Everything of the devstack stays on loopback, so the TC keeps the
+     * file registry and the devstack registers it: a persistent instance, which Nacos marks unhealthy by its own TCP
+     * check while the TC is down, and which the next start registers again.
      */
-    private void registerInNacos() {
+    private void registerInNacos(int instance) {
         NacosServer nacos = new NacosServer(config);
-        Processes.await("Nacos (port " + config.nacosPort() + ") to register the TC as " + NACOS_SERVICE,
-                config.startTimeout(), () -> nacos.registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default",
-                        config.seataPort()) && registeredInNacos());
+        Processes.await("Nacos (port " + config.nacosPort() + ") to register the TC on port " + config.seataPort(instance)
+                        + " as " + NACOS_SERVICE, config.startTimeout(),
+                () -> nacos.registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort(instance))
+                        && registeredInNacos(instance));
     }
 
-    private boolean answers() {
-        return Processes.accepts(config.seataPort()) && consoleToken().isPresent();
+    private boolean answers(int instance) {
+        return Processes.accepts(config.seataPort(instance)) && consoleToken(instance).isPresent();
     }
 
     /**
-     * The TC answers. With the nacos registry, its registration is also put back if Nacos lost it (a Nacos
-     * restarted with fresh data); a Nacos that is away does not make a working TC unhealthy.
+     * Every TC answers. With the nacos registry, a registration is also put back if Nacos lost it (a Nacos restarted
+     * with fresh data); a Nacos that is away does not make a working TC unhealthy.
      */
     @Override
     boolean healthy() {
-        boolean answers = answers();
-        if (answers && config.seataRegistry().equals("nacos") && !registeredInNacos()) {
-            new NacosServer(config).registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort());
+        boolean all = true;
+        for (int i : instances()) {
+            boolean answers = answers(i);
+            if (answers && config.seataRegistry().equals("nacos") && !registeredInNacos(i)) {
+                new NacosServer(config).registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort(i));
+            }
+            all &= answers;
         }
-        return answers;
+        return all;
     }
 
-    /** Nacos lists this TC (127.0.0.1 and its RPC port) as a healthy instance. */
-    private boolean registeredInNacos() {
+    /** Nacos lists TC {@code instance} (127.0.0.1 and its RPC port) as a healthy instance. */
+    private boolean registeredInNacos(int instance) {
         HttpRequest list = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + config.nacosPort()
                         + "/nacos/v1/ns/instance/list?serviceName=" + NACOS_SERVICE + "&groupName=" + NACOS_GROUP
                         + "&healthyOnly=true" + new NacosServer(config).accessToken().map(t -> "&accessToken=" + t)
@@ -190,7 +253,7 @@ final class SeataServer extends Server {
         try {
             HttpResponse<String> response = HTTP.send(list, HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 && response.body().replace(" ", "")
-                    .contains("\"ip\":\"127.0.0.1\",\"port\":" + config.seataPort() + ",");
+                    .contains("\"ip\":\"127.0.0.1\",\"port\":" + config.seataPort(instance) + ",");
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -199,12 +262,12 @@ final class SeataServer extends Server {
         }
     }
 
-    /** Logs in to the console API; a token proves the console and its security chain are up. */
-    Optional<String> consoleToken() {
+    /** Logs in to TC {@code instance}'s console API; a token proves the console and its security chain are up. */
+    Optional<String> consoleToken(int instance) {
         String body = "{\"username\":\"" + DevStackConfig.SEATA_CONSOLE_USER + "\",\"password\":\""
                 + DevStackConfig.SEATA_CONSOLE_PASSWORD + "\"}";
         HttpRequest login = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + config.seataConsolePort() + "/api/v1/auth/login"))
+                        URI.create("http://127.0.0.1:" + config.seataConsolePort(instance) + "/api/v1/auth/login"))
                 .timeout(Duration.ofSeconds(3))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))

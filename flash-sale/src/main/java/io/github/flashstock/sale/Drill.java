@@ -77,7 +77,14 @@ public enum Drill {
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
     MARIADB_PAUSE("mariadb-pause", "MariaDB paused (SIGSTOP) for 10 s", 1, 1, null),
     /** The coordinator dies with its sessions in MariaDB (db store) and comes back 3 s later. */
-    TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db");
+    TC_KILL_DB("tc-kill-db", "Seata TC kill -9 (db store), back after 3 s", 1, 1, "db"),
+    /**
+     * The coordinator as a cluster: two TCs on the shared db store, which the services find through Nacos. One dies
+     * mid-sale and stays down until the sale is over; the other serves every new transaction and, through the
+     * shared store, finishes what the dead one left.
+     */
+    TC_KILL_ONE("tc-kill-one", "one of two Seata TCs (db store, found through Nacos) kill -9, back once the sale is"
+            + " over", 1, 1, "db");
 
     private final String cliName;
     private final String description;
@@ -119,6 +126,28 @@ public enum Drill {
     /** Drills where a second instance takes over: not one order may fail in them. */
     public boolean survivable() {
         return this == INVENTORY_KILL_ONE || this == ORDER_KILL || this == BROKER_KILL || this == REDIS_SPLIT;
+    }
+
+    /** How many Seata TCs serve the sale: two where one of them dies, else the stack's one. */
+    public int seataInstances() {
+        return this == TC_KILL_ONE ? 2 : 1;
+    }
+
+    /**
+     * The most orders that may fail, as a share of the sale: none where a second instance takes over at once, 1 %
+     * where a second TC does (the calls in flight to the one that died, and those sent to it until the clients
+     * learn it is gone), no bound where the only instance of something dies.
+     */
+    public double failedShareAllowed() {
+        if (survivable()) {
+            return 0;
+        }
+        return this == TC_KILL_ONE ? 0.01 : 1;
+    }
+
+    /** The most orders of a sale of {@code orders} that may fail ({@link #failedShareAllowed}). */
+    public int failedOrdersAllowed(int orders) {
+        return (int) Math.floor(orders * failedShareAllowed());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.github.flashstock.clients.OrdersApi;
 import io.github.flashstock.clients.ServiceProblem;
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.TcpProxy;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -207,13 +208,17 @@ public final class DrillRunner implements AutoCloseable {
 
     /** The TC in the drill's store, every server up, exactly the drill's instances running and answering. */
     private void prepare(Drill drill) {
-        String store = drill.seataStore().orElse(configured.config().seataStore());
-        if (!store.equals(current.config().seataStore())) {
+        DevStackConfig shape = drill.seataInstances() > 1
+                ? configured.config().withSeataCluster(drill.seataInstances())
+                : configured.config().withSeataStore(drill.seataStore().orElse(configured.config().seataStore()));
+        if (!shape.equals(current.config())) {
             current.stop(Component.SEATA);
-            current = store.equals(configured.config().seataStore()) ? configured
-                    : new DevStack(configured.config().withSeataStore(store));
+            current = shape.equals(configured.config()) ? configured : new DevStack(shape);
         }
         current.up(Component.defaults());
+        // several TCs: the services find them in Nacos, where the devstack registers each (the HA path)
+        List<String> seata = drill.seataInstances() > 1 ? List.of("--seata.registry.type=nacos",
+                "--seata.registry.nacos.server-addr=" + current.endpoints().nacosAddress()) : List.of();
         List<String> redis = List.of();
         if (drill.onCluster()) {
             current.up(EnumSet.of(Component.REDIS_CLUSTER));
@@ -232,13 +237,20 @@ public final class DrillRunner implements AutoCloseable {
         }
         for (int i = 0; i < services.inventories().size(); i++) {
             ServiceProcess inventory = services.inventories().get(i);
-            List<String> args = redis;
+            List<String> args = new ArrayList<>(redis);
             if (drill == Drill.REDIS_SPLIT && i == 1) {
                 // the second instance reaches Redis only through the proxy the drill cuts
-                args = List.of("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redisProxy().port());
+                args = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
+                        "--spring.data.redis.port=" + redisProxy().port()));
             }
+            args.addAll(seata);
             if (inventory.useExtraArgs(args) && inventory.pid() >= 0) {
                 inventory.stop(Duration.ofSeconds(20));
+            }
+        }
+        for (ServiceProcess order : services.orders()) {
+            if (order.useExtraArgs(seata) && order.pid() >= 0) {
+                order.stop(Duration.ofSeconds(20));
             }
         }
         List<ServiceProcess> wanted = new ArrayList<>(services.inventories().subList(0, drill.inventoryInstances()));

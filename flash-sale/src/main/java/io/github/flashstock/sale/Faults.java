@@ -20,6 +20,7 @@ final class Faults {
             case BROKER_KILL -> new BrokerKill();
             case REDIS_SPLIT -> new RedisSplit();
             case TC_KILL, TC_KILL_DB -> new ServerKill(Component.SEATA);
+            case TC_KILL_ONE -> new TcKillOne();
             case REDIS_KILL -> new ServerKill(Component.REDIS);
             case MARIADB_KILL -> new ServerKill(Component.MARIADB);
             case REDIS_AOF_TAIL -> new RedisAofTail();

@@ -175,29 +175,42 @@ final class StateReader {
         return inventory.stock(sku, FlashSale.STOCK_PATIENCE);
     }
 
-    /** Global sessions the TC still holds whose XID is one of these (read through its console API). */
+    /**
+     * Global sessions a TC still holds whose XID is one of these, read through every TC's console API: each of
+     * several TCs lists the sessions of all of them from the shared store, so a session counts once however many
+     * consoles show it.
+     */
     int tcSessions(Set<String> xids) {
-        String console = stack.endpoints().seataConsoleUrl();
+        Set<String> left = new HashSet<>();
+        for (String console : stack.endpoints().seataConsoleUrls()) {
+            left.addAll(sessionsAt(console, xids));
+        }
+        return left.size();
+    }
+
+    private static Set<String> sessionsAt(String console, Set<String> xids) {
         HttpResponse<String> login = console(HttpRequest.newBuilder(URI.create(console + "/api/v1/auth/login"))
                 .timeout(Duration.ofSeconds(90)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(ServiceHttp.write(Map.of("username",
                         DevStackConfig.SEATA_CONSOLE_USER, "password", DevStackConfig.SEATA_CONSOLE_PASSWORD)))));
         String token = ServiceHttp.tree(login.body()).path("data").asText("");
         if (token.isEmpty()) {
-            throw new IllegalStateException("cannot log in to the Seata console: " + login.body());
+            throw new IllegalStateException("cannot log in to the Seata console at " + console + ": " + login.body());
         }
-        int left = 0;
+        Set<String> left = new HashSet<>();
         for (int page = 1; page <= 50; page++) {
             JsonNode answer = ServiceHttp.tree(console(HttpRequest.newBuilder(URI.create(console
                     + "/api/v1/console/globalSession/query?pageNum=" + page + "&pageSize=100&withBranch=false"))
                     .timeout(Duration.ofSeconds(10)).header("Authorization", token).GET()).body());
             if (!answer.path("success").asBoolean()) {
-                throw new IllegalStateException("the Seata console did not list sessions: " + answer);
+                throw new IllegalStateException("the Seata console at " + console + " did not list sessions: "
+                        + answer);
             }
             JsonNode data = answer.path("data");
             for (JsonNode session : data) {
-                if (xids.contains(session.path("xid").asText())) {
-                    left++;
+                String xid = session.path("xid").asText();
+                if (xids.contains(xid)) {
+                    left.add(xid);
                 }
             }
             if (data.size() < 100) {

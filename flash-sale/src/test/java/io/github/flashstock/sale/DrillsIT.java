@@ -100,9 +100,9 @@ class DrillsIT {
                 + report.contradictionExamples()).isZero();
         soft.assertThat(report.improperAnswers()).as(d + "answers of a form no buyer should get: "
                 + report.improperExamples()).isZero();
-        if (drill.survivable()) {
+        if (drill.failedShareAllowed() < 1) {
             soft.assertThat(report.failedOrders()).as(d + "failed orders while a second instance was there: "
-                    + report.answers()).isZero();
+                    + report.answers()).isLessThanOrEqualTo(drill.failedOrdersAllowed(report.orders()));
         }
         // and the sale really sold (a drill whose every order failed would prove nothing)
         soft.assertThat(report.skus()).filteredOn(s -> !s.skuId().startsWith("d-held-"))
