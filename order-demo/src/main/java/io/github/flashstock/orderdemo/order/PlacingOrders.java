@@ -82,6 +82,35 @@ public class PlacingOrders {
     }
 
     /**
+     * How far one call of {@link #place} got, for its caller to tell whether a failure left anything behind: the
+     * global transaction began (its body ran), and the order's own branch opened (its Try wrote the PENDING row).
+     * Until then nothing of the order exists anywhere but, at most, an empty global session the coordinator rolls
+     * back, so the order may be placed again in a new one.
+     */
+    public static final class Progress {
+
+        private volatile boolean began;
+        private volatile boolean opened;
+
+        public boolean began() {
+            return began;
+        }
+
+        public boolean opened() {
+            return opened;
+        }
+
+        public void markBegan() {
+            began = true;
+        }
+
+        public void markOpened() {
+            opened = true;
+        }
+    }
+
+    /**
+     * @param progress marked as the placement goes (see {@link Progress})
      * @return the XID of the global transaction that placed the order (committed when this returns)
      * @throws io.github.flashstock.orderdemo.inventory.InventoryRefused    stock refused; everything rolled back
      * @throws io.github.flashstock.orderdemo.inventory.InventoryUnavailable inventory unreachable; rolled back
@@ -89,10 +118,12 @@ public class PlacingOrders {
     // no timeoutMills: Seata then takes seata.client.tm.default-global-transaction-timeout (application.yml, 30 s),
     // after which the coordinator rolls back a transaction still open
     @GlobalTransactional(name = "place-order")
-    public String place(String orderId, String userId, List<OrderItem> items, Fault fault) {
+    public String place(String orderId, String userId, List<OrderItem> items, Fault fault, Progress progress) {
+        progress.markBegan();
         String xid = RootContext.getXID();
         List<OrderItem> merged = merge(items);
         orderAction.open(null, orderId, userId, merged);
+        progress.markOpened();
         try {
             inventory.reserve(orderId, userId,
                     merged.stream().map(i -> new ReservationItem(i.skuId(), i.quantity())).toList(),

@@ -5,6 +5,7 @@ import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
 import io.github.flashstock.orderdemo.inventory.InventoryRefused;
 import io.github.flashstock.orderdemo.inventory.InventoryUnavailable;
+import io.github.flashstock.orderdemo.order.CoordinatorFailures;
 import io.github.flashstock.orderdemo.order.Order;
 import io.github.flashstock.orderdemo.order.OrderItem;
 import io.github.flashstock.orderdemo.order.OrderStatus;
@@ -33,6 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityScheme(name = "buyer", type = SecuritySchemeType.HTTP, scheme = "bearer", bearerFormat = "JWT")
 @SecurityRequirement(name = "buyer")
 class OrderController {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OrderController.class);
 
     private final PlacingOrders placing;
     private final ReadingOrders reading;
@@ -94,7 +97,7 @@ class OrderController {
         }
         try {
             placing.refuseIfSoldOut(orderId, buyer.userId(), request.items());
-            placing.place(orderId, buyer.userId(), request.items(), fault);
+            placeInTransaction(orderId, buyer.userId(), request.items(), fault);
         } catch (RuntimeException e) {
             return afterFailure(orderId, e);
         }
@@ -102,6 +105,42 @@ class OrderController {
         return ResponseEntity.created(URI.create("/orders/" + orderId))
                 .body(new PlacedOrder(orderId, reading.status(orderId)));
     }
+
+    /**
+     * Places the order in a global transaction, and in a new one when the coordinator failed the last before the
+     * order's branch opened (its begin or its branch registration went to a TC that died, one of several): nothing of
+     * the order was written then, and the stock was not asked for, so a second try can neither double it nor meet a
+     * phase of the first (the order branch's phases act only on the row of their own XID). At most
+     * {@value #COORDINATOR_ATTEMPTS} transactions in all, a short pause between them; any other failure, or one after
+     * the order's branch opened, is the caller's to answer.
+     */
+    private void placeInTransaction(String orderId, String userId, List<OrderItem> items, Fault fault) {
+        for (int attempt = 1; ; attempt++) {
+            PlacingOrders.Progress progress = new PlacingOrders.Progress();
+            try {
+                placing.place(orderId, userId, items, fault, progress);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= COORDINATOR_ATTEMPTS || progress.opened() || !CoordinatorFailures.is(e)) {
+                    throw e;
+                }
+                meters.counter("orders.coordinator.retried", "stage", progress.began() ? "branch" : "begin")
+                        .increment();
+                log.info("order {}: the coordinator failed its transaction's {} ({}); placing it in a new one",
+                        orderId, progress.began() ? "order branch" : "begin", e.toString());
+                try {
+                    Thread.sleep(COORDINATOR_PAUSE.toMillis() * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Global transactions one placement may take when the coordinator fails them early. */
+    static final int COORDINATOR_ATTEMPTS = 3;
+    private static final java.time.Duration COORDINATOR_PAUSE = java.time.Duration.ofMillis(50);
 
     /**
      * The same request again (a caller retrying after it lost the answer, perhaps on another instance): the order

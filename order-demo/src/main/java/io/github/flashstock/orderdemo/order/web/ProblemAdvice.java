@@ -4,14 +4,13 @@ import io.github.flashstock.orderdemo.faults.Fault;
 import io.github.flashstock.orderdemo.faults.Faults;
 import io.github.flashstock.orderdemo.inventory.InventoryRefused;
 import io.github.flashstock.orderdemo.inventory.InventoryUnavailable;
+import io.github.flashstock.orderdemo.order.CoordinatorFailures;
 import io.github.flashstock.orderdemo.order.OrderLimitExceeded;
 import io.github.flashstock.orderdemo.order.UnknownOrder;
 import io.github.flashstock.support.web.BadInputAdvice;
 import io.github.flashstock.support.web.ProblemDetails;
 import java.net.URI;
 import java.util.List;
-import org.apache.seata.common.exception.FrameworkException;
-import org.apache.seata.core.exception.TransactionException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
@@ -49,8 +48,7 @@ class ProblemAdvice extends BadInputAdvice {
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",
                     e.getMessage());
-        } else if (causeOf(e, TransactionException.class) != null || causeOf(e, FrameworkException.class) != null
-                || fromCoordinatorChannel(e)) {
+        } else if (CoordinatorFailures.is(e)) {
             log.warn("order {} not placed: the transaction coordinator failed", e.orderId, e.getCause());
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "coordinator-unavailable",
                     "Transaction coordinator unavailable", "the order was not placed; the transaction coordinator"
@@ -128,25 +126,6 @@ class ProblemAdvice extends BadInputAdvice {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "2")
                 .body(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
                         "Order database unavailable", "the order database could not be reached; nothing changed"));
-    }
-
-    /**
-     * True when the failure came out of Seata's connection to the coordinator: a channel that closed while a request
-     * waited for its answer surfaces as a bare RuntimeException around Netty's exception (seen when the TC is killed
-     * during a GlobalBegin), not as one of Seata's typed exceptions.
-     */
-    static boolean fromCoordinatorChannel(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getClass().getName().startsWith("io.netty.channel.")) {
-                return true;
-            }
-            for (StackTraceElement frame : t.getStackTrace()) {
-                if (frame.getClassName().startsWith("org.apache.seata.core.rpc.")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static ResponseEntity<ProblemDetail> retryLater(ProblemDetail problem, String orderId) {

@@ -109,7 +109,7 @@ class BuyerAccessTest {
 
     @Test
     void placesTheOrderForTheSubjectOfTheToken() throws Exception {
-        given(placing.place(anyString(), anyString(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
         given(reading.status(anyString())).willReturn(OrderStatus.CONFIRMED);
 
         place(bearer("alice"), ITEMS)
@@ -119,7 +119,7 @@ class BuyerAccessTest {
                 .andExpect(jsonPath("$.xid").doesNotExist());
 
         verify(placing).refuseIfSoldOut(anyString(), eq("alice"), eq(List.of(new OrderItem("hot-1", 1))));
-        verify(placing).place(anyString(), eq("alice"), eq(List.of(new OrderItem("hot-1", 1))), any());
+        verify(placing).place(anyString(), eq("alice"), eq(List.of(new OrderItem("hot-1", 1))), any(), any());
     }
 
     @Test

@@ -85,10 +85,61 @@ class OrderAnswersTest {
         given(faults.requested(any())).willReturn(Fault.NONE);
     }
 
+    /** Placing fails with {@code failure} after the order's branch opened (its PENDING row written). */
     private ResultActions placeWhenPlacingFailsWith(RuntimeException failure) throws Exception {
-        given(placing.place(anyString(), anyString(), any(), any())).willThrow(failure);
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willAnswer(call -> {
+            PlacingOrders.Progress progress = call.getArgument(4);
+            progress.markBegan();
+            progress.markOpened();
+            throw failure;
+        });
+        return placeOne();
+    }
+
+    private ResultActions placeOne() throws Exception {
         return mvc.perform(post("/orders").contentType(MediaType.APPLICATION_JSON).content(BODY)
                 .header("Authorization", BUYER));
+    }
+
+    @Test
+    void aTransactionTheCoordinatorFailedBeforeTheOrderOpenedIsPlacedAgainInANewOne() throws Exception {
+        // the begin fails, then the order branch's registration, then the third transaction commits
+        given(placing.place(anyString(), anyString(), any(), any(), any()))
+                .willThrow(coordinatorUnreachable())
+                .willAnswer(call -> {
+                    ((PlacingOrders.Progress) call.getArgument(4)).markBegan();
+                    throw coordinatorUnreachable();
+                })
+                .willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willReturn(OrderStatus.CONFIRMED);
+
+        placeOne().andExpect(status().isCreated()).andExpect(jsonPath("$.status").value("CONFIRMED"));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(3)).place(any(), any(), any(), any(), any());
+    }
+
+    @Test
+    void aCoordinatorThatFailsEveryTransactionEndsTheTriesAtThree() throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willThrow(coordinatorUnreachable());
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+
+        placeOne().andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("coordinator-unavailable")));
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(OrderController.COORDINATOR_ATTEMPTS))
+                .place(any(), any(), any(), any(), any());
+    }
+
+    @Test
+    void aFailureAfterTheOrderOpenedOrNotTheCoordinatorsIsNeverPlacedAgain() throws Exception {
+        orderNowIs(OrderStatus.PENDING);
+        placeWhenPlacingFailsWith(coordinatorUnreachable()).andExpect(status().isAccepted());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(1)).place(any(), any(), any(), any(), any());
+
+        org.mockito.Mockito.clearInvocations(placing);
+        given(reading.findIfAny(anyString())).willReturn(Optional.empty());
+        org.mockito.BDDMockito.willThrow(new IllegalStateException("not the coordinator")).given(placing)
+                .place(anyString(), anyString(), any(), any(), any());
+        placeOne().andExpect(status().isInternalServerError());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(1)).place(any(), any(), any(), any(), any());
     }
 
     private void orderNowIs(OrderStatus status) {
@@ -209,7 +260,7 @@ class OrderAnswersTest {
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.orderId").value("key-12345678"))
                 .andExpect(jsonPath("$.status").value("CONFIRMED"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
@@ -220,7 +271,7 @@ class OrderAnswersTest {
                 .andExpect(status().isAccepted())
                 .andExpect(header().string("Location", "/orders/key-12345678"))
                 .andExpect(jsonPath("$.status").value("PENDING"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
@@ -231,7 +282,7 @@ class OrderAnswersTest {
                 .andExpect(status().isConflict())
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:order-cancelled"))
                 .andExpect(jsonPath("$.orderId").value("key-12345678"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
@@ -241,19 +292,19 @@ class OrderAnswersTest {
         placeWithKey("key-12345678")
                 .andExpect(status().isUnprocessableEntity())
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:idempotency-key-reused"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
     void aFreshKeyBecomesTheOrderId() throws Exception {
         given(reading.findIfAny(anyString())).willReturn(Optional.empty());
-        given(placing.place(anyString(), anyString(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
         given(reading.status("fresh-key-1")).willReturn(OrderStatus.CONFIRMED);
 
         placeWithKey("fresh-key-1")
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.orderId").value("fresh-key-1"));
-        org.mockito.Mockito.verify(placing).place(org.mockito.ArgumentMatchers.eq("fresh-key-1"), any(), any(), any());
+        org.mockito.Mockito.verify(placing).place(org.mockito.ArgumentMatchers.eq("fresh-key-1"), any(), any(), any(), any());
     }
 
     @Test
@@ -263,7 +314,7 @@ class OrderAnswersTest {
                     .andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.type").value("urn:flashstock:problem:invalid-request"));
         }
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
@@ -276,7 +327,7 @@ class OrderAnswersTest {
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.type").value("urn:flashstock:problem:database-unavailable"))
                 .andExpect(jsonPath("$.orderId").value("key-12345678"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
     }
 
     @Test
