@@ -158,7 +158,7 @@ public record DevStackConfig(
                 Optional.ofNullable(lookup.apply("devstack.nacos.username")).orElse("nacos"),
                 Optional.ofNullable(lookup.apply("devstack.nacos.password")).orElse("devstack-nacos"),
                 registryType(Optional.ofNullable(lookup.apply("devstack.seata.registry")).orElse("file")),
-                intValue(lookup, "devstack.seata.instances", 1),
+                intValue(lookup, "devstack.seata.instances", 1, 9),
                 Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }
@@ -182,14 +182,18 @@ public record DevStackConfig(
     }
 
     private static int intValue(Function<String, String> lookup, String key, int fallback) {
+        return intValue(lookup, key, fallback, 65535);
+    }
+
+    private static int intValue(Function<String, String> lookup, String key, int fallback, int max) {
         String raw = lookup.apply(key);
         if (raw == null) {
             return fallback;
         }
         try {
             int value = Integer.parseInt(raw.trim());
-            if (value < 1 || value > 65535) {
-                throw new IllegalArgumentException(key + " must be between 1 and 65535, was " + raw);
+            if (value < 1 || value > max) {
+                throw new IllegalArgumentException(key + " must be between 1 and " + max + ", was " + raw);
             }
             return value;
         } catch (NumberFormatException e) {

@@ -160,4 +160,33 @@ class DevStackConfigTest {
 
         assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("'file' or 'nacos'");
     }
+    @Test
+    void severalTcsShareTheDbStoreAndNacosEachOnItsOwnPorts() {
+        Map<String, String> m = base();
+        m.put("devstack.seata.port", "28091");
+        m.put("devstack.seata.console-port", "27091");
+        DevStackConfig c = DevStackConfig.from(m).withSeataCluster(2);
+
+        assertThat(c.seataInstances()).isEqualTo(2);
+        assertThat(c.seataStore()).isEqualTo("db");
+        assertThat(c.seataRegistry()).isEqualTo("nacos");
+        assertThat(c.seataPort(1)).isEqualTo(28092);
+        assertThat(c.seataConsolePort(1)).isEqualTo(27092);
+        assertThat(new SeataServer(c).ports()).containsExactly(28091, 27091, 28092, 27092);
+        assertThat(DevStackConfig.from(m).seataInstances()).as("default: one TC").isEqualTo(1);
+    }
+
+    @Test
+    void refusesSeveralTcsThatCouldNotShareTheirSessions() {
+        Map<String, String> m = base();
+        m.put("devstack.seata.instances", "2");
+        assertThatThrownBy(() -> DevStackConfig.from(m)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("devstack.seata.store=db and devstack.seata.registry=nacos");
+
+        m.put("devstack.seata.store", "db");
+        m.put("devstack.seata.registry", "nacos");
+        assertThat(DevStackConfig.from(m).seataInstances()).isEqualTo(2);
+        m.put("devstack.seata.instances", "0");
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("between 1 and 9");
+    }
 }

@@ -171,9 +171,10 @@ public enum Drill {
         return this == REDIS_SENTINEL_FAILOVER;
     }
 
-    /** How long the fault lasts before recovery starts. */
+    /** How long the fault lasts before recovery starts (none in tc-kill-one: its TC stays down for the sale). */
     Duration outage() {
         return switch (this) {
+            case TC_KILL_ONE -> Duration.ZERO;
             case MARIADB_PAUSE -> Duration.ofSeconds(10);
             case REDIS_SPLIT -> Duration.ofSeconds(8);
             case REDIS_FREEZE -> Duration.ofSeconds(5);

@@ -2,7 +2,6 @@ package io.github.flashstock.sale;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -28,11 +27,6 @@ final class TcKillOne implements Fault {
         }
         return new Hit(at, "Seata TC " + (VICTIM + 1) + " of 2 (RPC port "
                 + scene.stack().config().seataPort(VICTIM) + ", PID " + pids + ") killed");
-    }
-
-    @Override
-    public Duration outage(Scene scene) {
-        return Duration.ZERO;
     }
 
     @Override

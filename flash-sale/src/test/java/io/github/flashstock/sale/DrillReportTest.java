@@ -172,6 +172,28 @@ class DrillReportTest {
                 .contains("no answer");
     }
 
+    @Test
+    void withTwoCoordinatorsAtMostOnePercentOfTheOrdersMayFail() {
+        assertThat(Drill.TC_KILL_ONE.failedOrdersAllowed(1500)).isEqualTo(15);
+        assertThat(Drill.TC_KILL_ONE.failedOrdersAllowed(200)).isEqualTo(2);
+        assertThat(Drill.TC_KILL_ONE.failedOrdersAllowed(99)).isZero();
+        assertThat(Drill.INVENTORY_KILL_ONE.failedOrdersAllowed(1500)).as("a second instance: none").isZero();
+        assertThat(Drill.TC_KILL.failedOrdersAllowed(1500)).as("the only TC: no bound").isEqualTo(1500);
+        assertThat(Drill.TC_KILL_ONE.seataInstances()).isEqualTo(2);
+        assertThat(Drill.TC_KILL_DB.seataInstances()).isEqualTo(1);
+
+        DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
+        assertThat(sale(Drill.TC_KILL_ONE, 1500, 15, fine).clean()).isTrue();
+        assertThat(sale(Drill.TC_KILL_ONE, 1500, 16, fine).clean()).isFalse();
+        assertThat(sale(Drill.TC_KILL_ONE, 200, 3, fine).clean()).isFalse();
+    }
+
+    private static DrillReport sale(Drill drill, int orders, int failed, DrillReport.SkuOutcome sku) {
+        return new DrillReport(drill, orders, Map.of("201", orders - failed), failed, 0, 0, List.of(), 0, List.of(),
+                List.of(sku), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ofSeconds(1),
+                Duration.ofSeconds(1), true);
+    }
+
     private static DrillReport report(Drill drill, int failed, int contradictions, int sessionsLeft,
                                       List<String> findings, boolean settled, DrillReport.SkuOutcome sku) {
         return new DrillReport(drill, 10, Map.of("201", 10), failed, 0, 0, List.of(), contradictions, List.of(),
