@@ -41,12 +41,16 @@ class OrderController {
     private final ReadingOrders reading;
     private final Faults faults;
     private final MeterRegistry meters;
+    private final java.time.Duration coordinatorRetryWithin;
 
-    OrderController(PlacingOrders placing, ReadingOrders reading, Faults faults, MeterRegistry meters) {
+    OrderController(PlacingOrders placing, ReadingOrders reading, Faults faults, MeterRegistry meters,
+            @org.springframework.beans.factory.annotation.Value("${orders.coordinator.retry-within:5s}")
+            java.time.Duration coordinatorRetryWithin) {
         this.placing = placing;
         this.reading = reading;
         this.faults = faults;
         this.meters = meters;
+        this.coordinatorRetryWithin = coordinatorRetryWithin;
     }
 
     /**
@@ -110,18 +114,25 @@ class OrderController {
      * Places the order in a global transaction, and in a new one when the coordinator failed the last before the
      * order's branch opened (its begin or its branch registration went to a TC that died, one of several): nothing of
      * the order was written then, and the stock was not asked for, so a second try can neither double it nor meet a
-     * phase of the first (the order branch's phases act only on the row of their own XID). At most
-     * {@value #COORDINATOR_ATTEMPTS} transactions in all, a short pause between them; any other failure, or one after
-     * the order's branch opened, is the caller's to answer.
+     * phase of the first (the order branch's phases act only on the row of their own XID). New transactions go on
+     * while the next would start within {@code orders.coordinator.retry-within} (5 s) of the first, after pauses that
+     * double from {@value #FIRST_PAUSE_MS} ms up to {@value #LONGEST_PAUSE_MS} ms: a dead TC stays in the services'
+     * list until the registry drops it (about 2-4 s after a kill -9, measured in tc-kill-one), and each call picks a
+     * TC at random, so a few tries in a row can all meet the dead one. Any other failure, or one after the order's
+     * branch opened, is the caller's to answer.
      */
     private void placeInTransaction(String orderId, String userId, List<OrderItem> items, Fault fault) {
-        for (int attempt = 1; ; attempt++) {
+        long started = System.nanoTime();
+        long pause = FIRST_PAUSE_MS;
+        while (true) {
             PlacingOrders.Progress progress = new PlacingOrders.Progress();
             try {
                 placing.place(orderId, userId, items, fault, progress);
                 return;
             } catch (RuntimeException e) {
-                if (attempt >= COORDINATOR_ATTEMPTS || progress.opened() || !CoordinatorFailures.is(e)) {
+                long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+                if (progress.opened() || !CoordinatorFailures.is(e)
+                        || elapsedMs + pause > coordinatorRetryWithin.toMillis()) {
                     throw e;
                 }
                 meters.counter("orders.coordinator.retried", "stage", progress.began() ? "branch" : "begin")
@@ -129,18 +140,19 @@ class OrderController {
                 log.info("order {}: the coordinator failed its transaction's {} ({}); placing it in a new one",
                         orderId, progress.began() ? "order branch" : "begin", e.toString());
                 try {
-                    Thread.sleep(COORDINATOR_PAUSE.toMillis() * attempt);
+                    Thread.sleep(pause);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     throw e;
                 }
+                pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
             }
         }
     }
 
-    /** Global transactions one placement may take when the coordinator fails them early. */
-    static final int COORDINATOR_ATTEMPTS = 3;
-    private static final java.time.Duration COORDINATOR_PAUSE = java.time.Duration.ofMillis(50);
+    /** The pause before the second transaction of a placement; each later one doubles it, up to the longest. */
+    static final long FIRST_PAUSE_MS = 50;
+    static final long LONGEST_PAUSE_MS = 1000;
 
     /**
      * The same request again (a caller retrying after it lost the answer, perhaps on another instance): the order
