@@ -84,7 +84,14 @@ public enum Drill {
      * shared store, finishes what the dead one left.
      */
     TC_KILL_ONE("tc-kill-one", "one of two Seata TCs (db store, found through Nacos) kill -9, back once the sale is"
-            + " over", 1, 1, "db");
+            + " over", 1, 1, "db"),
+    /**
+     * Not a drill of its own ({@code bin/chaos}, not {@code bin/drill}): the HA layout (two of each service, two TCs,
+     * the Redis Cluster) under a seeded schedule of faults, several at once ({@link ChaosSchedule}). Any order may
+     * fail; none may be oversold, lost or answered untruly.
+     */
+    CHAOS("chaos", "the HA layout under a seeded schedule of kills, pauses and cut links, several at once", 2, 2,
+            "db");
 
     private final String cliName;
     private final String description;
@@ -130,7 +137,7 @@ public enum Drill {
 
     /** How many Seata TCs serve the sale: two where one of them dies, else the stack's one. */
     public int seataInstances() {
-        return this == TC_KILL_ONE ? 2 : 1;
+        return this == TC_KILL_ONE || this == CHAOS ? 2 : 1;
     }
 
     /**
@@ -163,7 +170,7 @@ public enum Drill {
 
     /** Drills run on the devstack's Redis Cluster, the inventory instances set up for it. */
     public boolean onCluster() {
-        return this == REDIS_MASTER_KILL;
+        return this == REDIS_MASTER_KILL || this == CHAOS;
     }
 
     /** Drills run on the devstack's Sentinel layout, the inventory instances set up for it. */
@@ -174,7 +181,7 @@ public enum Drill {
     /** How long the fault lasts before recovery starts (none in tc-kill-one: its TC stays down for the sale). */
     Duration outage() {
         return switch (this) {
-            case TC_KILL_ONE -> Duration.ZERO;
+            case TC_KILL_ONE, CHAOS -> Duration.ZERO;
             case MARIADB_PAUSE -> Duration.ofSeconds(10);
             case REDIS_SPLIT -> Duration.ofSeconds(8);
             case REDIS_FREEZE -> Duration.ofSeconds(5);
@@ -182,9 +189,14 @@ public enum Drill {
         };
     }
 
+    /** Every drill {@code bin/drill} runs: all but {@link #CHAOS}, which {@code bin/chaos} runs. */
+    public static java.util.List<Drill> drills() {
+        return Arrays.stream(values()).filter(d -> d != CHAOS).toList();
+    }
+
     public static Drill parse(String name) {
-        return Arrays.stream(values()).filter(d -> d.cliName.equals(name.trim().toLowerCase(Locale.ROOT)))
+        return drills().stream().filter(d -> d.cliName.equals(name.trim().toLowerCase(Locale.ROOT)))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no drill named '" + name + "'; drills: "
-                        + String.join(", ", Arrays.stream(values()).map(Drill::cliName).toList())));
+                        + String.join(", ", drills().stream().map(Drill::cliName).toList())));
     }
 }

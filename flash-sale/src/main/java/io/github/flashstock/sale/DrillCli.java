@@ -5,7 +5,6 @@ import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,7 +33,7 @@ public final class DrillCli {
             switch (args[i]) {
                 case "--buyers" -> buyers = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
-                case "all" -> drills.addAll(Arrays.asList(Drill.values()));
+                case "all" -> drills.addAll(Drill.drills());
                 default -> {
                     try {
                         drills.add(Drill.parse(args[i]));
@@ -47,7 +46,7 @@ public final class DrillCli {
         }
         if (drills.isEmpty()) {
             System.err.println("usage: bin/drill <name>|all [--buyers N] [--clients N]; drills: "
-                    + String.join(", ", Arrays.stream(Drill.values()).map(Drill::cliName).toList()));
+                    + String.join(", ", Drill.drills().stream().map(Drill::cliName).toList()));
             System.exit(2);
         }
         System.exit(run(drills, buyers, clients) ? 0 : 1);
@@ -88,7 +87,7 @@ public final class DrillCli {
             }
         }
         System.out.println();
-        System.out.printf("bin/drill %s --buyers %d --clients %d%n", drills.size() == Drill.values().length ? "all"
+        System.out.printf("bin/drill %s --buyers %d --clients %d%n", drills.size() == Drill.drills().size() ? "all"
                 : String.join(" ", drills.stream().map(Drill::cliName).toList()), buyers, clients);
         DrillReport.printTable(reports, System.out);
         boolean clean = reports.stream().allMatch(DrillReport::clean);

@@ -43,6 +43,10 @@ public final class DrillRunner implements AutoCloseable {
     private EventTopic events;
     /** Between the second inventory instance and Redis in the split drill; made on first use. */
     private TcpProxy redisProxy;
+    /** In chaos: between the second inventory-service / order-demo instance and MariaDB; made on first use. */
+    private final Map<ChaosSchedule.Target, TcpProxy> links = new java.util.EnumMap<>(ChaosSchedule.Target.class);
+    private FlashSale lastSale;
+    private ChaosRun lastChaos;
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
@@ -59,9 +63,6 @@ public final class DrillRunner implements AutoCloseable {
         out.println();
         out.println("-- drill " + drill.cliName() + ": " + drill.description());
         prepare(drill);
-        if (events == null) {
-            events = new EventTopic(current.endpoints().namesrvAddress());
-        }
         String id = drill.cliName() + "-" + UUID.randomUUID().toString().substring(0, 6);
         // stock for about two thirds of the buyers (1.5 units an order), so the fault meets a sale still selling
         int hotUnits = Math.max(10, buyers);
@@ -69,10 +70,83 @@ public final class DrillRunner implements AutoCloseable {
                 new SalePlan.SkuOnSale("d-" + id, hotUnits, 2, 1),
                 new SalePlan.SkuOnSale("d2-" + id, Math.max(5, buyers / 4), 2, 1)),
                 buyers, Math.max(1, buyers * 4 / 5), clients, 0.2, 7);
+        return sell(drill, id, plan, Faults.of(drill), Math.max(1, buyers / 5), sale -> sale);
+    }
+
+    /**
+     * A long sale on the HA layout ({@link Drill#CHAOS}) while {@code schedule} plays: buyers arrive at
+     * {@code perSecond}, {@code clients} at most under way, from 4 buyers per unit of starting stock, so the SKUs
+     * would sell out early; each is restocked by its starting stock every tenth of the sale, so they never do (a
+     * restock is retried under its idempotency key until it goes through). Then every check of a drill. The run's
+     * faults, and each answer with its time, stay in {@link #lastChaos()}.
+     */
+    public DrillReport runChaos(ChaosSchedule schedule, double perSecond, int clients) {
+        Drill drill = Drill.CHAOS;
+        out.println();
+        out.println("-- " + drill.cliName() + ": " + drill.description());
+        schedule.print(out);
+        prepare(drill);
+        String id = "chaos" + schedule.seed() + "-" + UUID.randomUUID().toString().substring(0, 6);
+        int buyers = (int) Math.max(10, Math.round(perSecond * schedule.length().toSeconds()));
+        int hotUnits = Math.max(10, buyers / 20);
+        int warmUnits = Math.max(5, buyers / 80);
+        SalePlan plan = new SalePlan(List.of(
+                new SalePlan.SkuOnSale("d-" + id, hotUnits, 2, 4),
+                new SalePlan.SkuOnSale("d2-" + id, warmUnits, 2, 1)),
+                buyers, Math.max(1, buyers / 4), clients, 0.2, schedule.seed());
+        ChaosFaults faults = new ChaosFaults(schedule, links(), out);
+        DrillReport report = sell(drill, id, plan, faults, 1, sale -> {
+            sale.paced(perSecond);
+            for (int round = 1; round < 10; round++) {
+                int k = round;
+                sale.during(new FlashSale.MidSale(buyers * round / 10, "restock " + round,
+                        () -> restock(plan, id + "-restock-" + k)));
+            }
+            return sale;
+        });
+        lastChaos = new ChaosRun(schedule, faults.events(), faults.byKind(), lastSale.timedAnswers(), report);
+        return report;
+    }
+
+    /** What the last {@link #runChaos} did: its faults as they happened, and every answer with its time. */
+    public ChaosRun lastChaos() {
+        return lastChaos;
+    }
+
+    /** One {@code bin/chaos} run: the schedule, its faults as they happened, every answer and the checks. */
+    public record ChaosRun(ChaosSchedule schedule, List<ChaosFaults.Event> events, Map<String, Integer> faultsByKind,
+                           List<FlashSale.Timed> answers, DrillReport report) {
+    }
+
+    private String restock(SalePlan plan, String key) {
+        List<String> done = new ArrayList<>();
+        for (SalePlan.SkuOnSale sku : plan.skus()) {
+            Instant until = Instant.now().plus(Duration.ofMinutes(3));
+            while (true) {
+                try {
+                    services.inventoryApi().restock(sku.skuId(), sku.units(), key + "-" + sku.skuId());
+                    done.add(sku.units() + " x " + sku.skuId());
+                    break;
+                } catch (RuntimeException e) {
+                    if (Instant.now().isAfter(until)) {
+                        throw e;
+                    }
+                    ServiceProcess.sleep(Duration.ofSeconds(1));
+                }
+            }
+        }
+        return String.join(", ", done);
+    }
+
+    private DrillReport sell(Drill drill, String id, SalePlan plan, Fault fault, int faultAfter,
+                             java.util.function.UnaryOperator<FlashSale> shape) {
+        if (events == null) {
+            events = new EventTopic(current.endpoints().namesrvAddress());
+        }
+        int buyers = plan.buyers();
         List<String> orderUrls = services.orders().subList(0, drill.orderInstances()).stream()
                 .map(ServiceProcess::url).toList();
         StateReader state = new StateReader(current, services.inventoryApi(), events);
-        Fault fault = Faults.of(drill);
         Fault.Scene scene = new Fault.Scene(current, services, state, this::redisProxy, id,
                 plan.skus().get(0).skuId(), drill.outage());
         Set<String> skuIds = new HashSet<>(plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
@@ -80,15 +154,16 @@ public final class DrillRunner implements AutoCloseable {
         boolean awaitEvents = !drill.losesRedisWrites();
         AtomicReference<String> faultLine = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
-        FlashSale sale = new FlashSale(orderUrls, services.inventory().url(), services.adminToken(), services.buyers(),
-                out)
+        FlashSale sale = shape.apply(new FlashSale(orderUrls, services.inventory().url(), services.adminToken(),
+                services.buyers(), out)
                 .withoutReadBack()
-                .during(new FlashSale.MidSale(Math.max(1, buyers / 5), "fault", () -> {
+                .during(new FlashSale.MidSale(faultAfter, "fault", () -> {
                     String line = Faults.strike(fault, scene, back);
                     faultLine.set(line);
                     return line;
-                }));
+                })));
         sale.run(plan);
+        lastSale = sale;
         Instant saleEnded = Instant.now();
         fault.afterSale();
 
@@ -121,8 +196,7 @@ public final class DrillRunner implements AutoCloseable {
         for (FlashSale.Answer a : sale.answers()) {
             String kind = a.status() < 0 ? "none " + a.problemType() : a.status() + " " + a.problemType();
             answers.merge(kind.trim(), 1, Integer::sum);
-            if ((a.status() != 201 && a.status() != 202 && a.status() != 409)
-                    || a.problemType().equals("order-cancelled")) {
+            if (failed(a)) {
                 failed++;
             }
             if (a.placements() > 1) {
@@ -162,6 +236,12 @@ public final class DrillRunner implements AutoCloseable {
                 events.missing(ledger), faultLine.get(), back.get(), settledAfter, settled);
         report.print(out);
         return report;
+    }
+
+    /** A buyer who did not get the order, although it was not refused for stock or limits. */
+    static boolean failed(FlashSale.Answer a) {
+        return (a.status() != 201 && a.status() != 202 && a.status() != 409)
+                || a.problemType().equals("order-cancelled");
     }
 
     /**
@@ -243,13 +323,22 @@ public final class DrillRunner implements AutoCloseable {
                 args = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
                         "--spring.data.redis.port=" + redisProxy().port()));
             }
+            if (drill == Drill.CHAOS && i == 1) {
+                // the second instance reaches MariaDB only through the link chaos cuts
+                args.add(datasourceThrough(links().get(ChaosSchedule.Target.INVENTORY_TO_MARIADB), "inventory"));
+            }
             args.addAll(seata);
             if (inventory.useExtraArgs(args) && inventory.pid() >= 0) {
                 inventory.stop(Duration.ofSeconds(20));
             }
         }
-        for (ServiceProcess order : services.orders()) {
-            if (order.useExtraArgs(seata) && order.pid() >= 0) {
+        for (int i = 0; i < services.orders().size(); i++) {
+            ServiceProcess order = services.orders().get(i);
+            List<String> args = new ArrayList<>(seata);
+            if (drill == Drill.CHAOS && i == 1) {
+                args.add(datasourceThrough(links().get(ChaosSchedule.Target.ORDER_DEMO_TO_MARIADB), "orders"));
+            }
+            if (order.useExtraArgs(args) && order.pid() >= 0) {
                 order.stop(Duration.ofSeconds(20));
             }
         }
@@ -290,6 +379,23 @@ public final class DrillRunner implements AutoCloseable {
                         + status + "); see " + order.log());
             }
         }
+    }
+
+    /** The TCP proxies of the links chaos cuts, each to MariaDB; made on first use. */
+    private Map<ChaosSchedule.Target, TcpProxy> links() {
+        if (links.isEmpty()) {
+            int port = current.config().mariadbPort();
+            links.put(ChaosSchedule.Target.INVENTORY_TO_MARIADB, TcpProxy.start("127.0.0.1", port, 0));
+            links.put(ChaosSchedule.Target.ORDER_DEMO_TO_MARIADB, TcpProxy.start("127.0.0.1", port, 0));
+        }
+        return links;
+    }
+
+    /** The argument that points a service's datasource at {@code database} through {@code proxy}. */
+    private String datasourceThrough(TcpProxy proxy, String database) {
+        String url = current.endpoints().jdbcUrl(database);
+        return "--spring.datasource.url=" + url.replace(":" + current.config().mariadbPort() + "/",
+                ":" + proxy.port() + "/");
     }
 
     private TcpProxy redisProxy() {
@@ -352,6 +458,8 @@ public final class DrillRunner implements AutoCloseable {
     /** Puts the TC back in the store the stack is configured with. */
     @Override
     public void close() {
+        links.values().forEach(TcpProxy::close);
+        links.clear();
         if (redisProxy != null) {
             redisProxy.close();
             redisProxy = null;

@@ -48,6 +48,8 @@ public final class FlashSale {
     private String lastStart = "";
     private boolean readBack = true;
     private boolean charted = false;
+    private double perSecond = 0;
+    private List<Timed> lastTimed = List.of();
 
     public FlashSale(String orderUrl, String inventoryUrl, String adminToken, BuyerTokens buyers,
                      PrintStream progress) {
@@ -98,6 +100,24 @@ public final class FlashSale {
     public FlashSale charted() {
         this.charted = true;
         return this;
+    }
+
+    /**
+     * Buyers arrive at this rate (orders started per second, from the start of the sale) instead of all at once; the
+     * clients still bound how many are under way. For long sales (bin/chaos).
+     */
+    public FlashSale paced(double ordersPerSecond) {
+        this.perSecond = ordersPerSecond;
+        return this;
+    }
+
+    /** An answer and when it came, in nanoseconds from the start of the sale. */
+    record Timed(long doneAtNanos, Answer answer) {
+    }
+
+    /** Every answer of the last {@link #run} with the time it came. */
+    List<Timed> timedAnswers() {
+        return lastTimed;
     }
 
     /** A line at the head of the report: where configuration and discovery came from, how many instances. */
@@ -192,6 +212,7 @@ public final class FlashSale {
         ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
         // when each answer came (from the start of the sale) and how long it took: the chart's orders/s and p99
         ConcurrentLinkedQueue<long[]> timeline = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Timed> timed = new ConcurrentLinkedQueue<>();
         StockSampler stock = charted
                 ? new StockSampler(inventory, plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList())
                 : null;
@@ -209,11 +230,19 @@ public final class FlashSale {
                 1, 1, TimeUnit.SECONDS);
         try {
             List<Future<?>> pending = new ArrayList<>();
-            for (Purchase purchase : purchases) {
+            for (int i = 0; i < purchases.size(); i++) {
+                Purchase purchase = purchases.get(i);
+                long startAt = perSecond > 0 ? start + (long) (i * 1e9 / perSecond) : start;
                 pending.add(clients.submit(() -> {
+                    long wait = startAt - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
                     Answer answer = place(purchase);
                     answers.add(answer);
-                    timeline.add(new long[] {System.nanoTime() - start, answer.nanos()});
+                    long doneAt = System.nanoTime() - start;
+                    timeline.add(new long[] {doneAt, answer.nanos()});
+                    timed.add(new Timed(doneAt, answer));
                     if (answer.status() == 201) {
                         confirmed.incrementAndGet();
                     }
@@ -227,6 +256,7 @@ public final class FlashSale {
                             }
                         }));
                     }
+                    return null;
                 }));
             }
             for (Future<?> f : pending) {
@@ -242,6 +272,7 @@ public final class FlashSale {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         lastAnswers = List.copyOf(answers);
+        lastTimed = List.copyOf(timed);
         if (stock != null) {
             try {
                 lastChart = chart(plan, timeline, stock.series(Map.of()));

@@ -83,7 +83,7 @@ class DrillsIT {
     // RedisOutageIT kills Redis in the middle of a sale too; redis-freeze is RedisOutageIT's SIGSTOP, which checks
     // more (every order's ledger rows, the limits, the allotments afterwards)
     @EnumSource(value = Drill.class, mode = EnumSource.Mode.EXCLUDE,
-            names = {"REDIS_MASTER_KILL", "REDIS_SENTINEL_FAILOVER", "REDIS_KILL", "REDIS_FREEZE"})
+            names = {"REDIS_MASTER_KILL", "REDIS_SENTINEL_FAILOVER", "REDIS_KILL", "REDIS_FREEZE", "CHAOS"})
     void aFaultMidSaleLeavesEveryUnitAndEveryAnswerRight(Drill drill) {
         Assumptions.assumeTrue(ONLY.isEmpty() || ONLY.contains(drill.cliName()),
                 () -> drill.cliName() + " left out by -Ddrills=" + ONLY);

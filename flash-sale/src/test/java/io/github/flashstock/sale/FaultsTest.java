@@ -40,7 +40,7 @@ class FaultsTest {
 
     @Test
     void everyDrillHasAFreshFaultLastingItsOutageButTheFailovers() {
-        for (Drill drill : Drill.values()) {
+        for (Drill drill : Drill.drills()) {
             Fault fault = Faults.of(drill);
             Fault.Scene scene = new Fault.Scene(null, null, null, null, "run", "hot", drill.outage());
             assertThat(fault).as(drill.cliName()).isNotSameAs(Faults.of(drill));
@@ -51,6 +51,10 @@ class FaultsTest {
         assertThat(Drill.parse("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
         assertThat(Drill.parse("mariadb-pause").outage()).isEqualTo(Duration.ofSeconds(10));
         assertThat(Drill.parse("redis-split").outage()).isEqualTo(Duration.ofSeconds(8));
+        // chaos is bin/chaos's, with a schedule of its own: neither bin/drill's nor a fault of one kind
+        assertThat(Drill.drills()).doesNotContain(Drill.CHAOS);
+        assertThatThrownBy(() -> Faults.of(Drill.CHAOS)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Drill.parse("chaos")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -115,14 +115,14 @@ class OrderController {
      * order's branch opened (its begin or its branch registration went to a TC that died, one of several): nothing of
      * the order was written then, and the stock was not asked for, so a second try can neither double it nor meet a
      * phase of the first (the order branch's phases act only on the row of their own XID). New transactions go on
-     * while the next would start within {@code orders.coordinator.retry-within} (5 s) of the first, after pauses that
-     * double from {@value #FIRST_PAUSE_MS} ms up to {@value #LONGEST_PAUSE_MS} ms: a dead TC stays in the services'
-     * list until the registry drops it (about 2-4 s after a kill -9, measured in tc-kill-one), and each call picks a
-     * TC at random, so a few tries in a row can all meet the dead one. Any other failure, or one after the order's
+     * while the pauses between them, the next one included, add up to at most {@code orders.coordinator.retry-within}
+     * (5 s); the pauses double from {@value #FIRST_PAUSE_MS} ms up to {@value #LONGEST_PAUSE_MS} ms. The time the
+     * failed calls took is not counted: a call in flight to a TC that died waits out Seata's RPC timeout (5 s) before
+     * it fails, and such an order still deserves its next transaction. Any other failure, or one after the order's
      * branch opened, is the caller's to answer.
      */
     private void placeInTransaction(String orderId, String userId, List<OrderItem> items, Fault fault) {
-        long started = System.nanoTime();
+        long paused = 0;
         long pause = FIRST_PAUSE_MS;
         while (true) {
             PlacingOrders.Progress progress = new PlacingOrders.Progress();
@@ -130,9 +130,8 @@ class OrderController {
                 placing.place(orderId, userId, items, fault, progress);
                 return;
             } catch (RuntimeException e) {
-                long elapsedMs = (System.nanoTime() - started) / 1_000_000;
                 if (progress.opened() || !CoordinatorFailures.is(e)
-                        || elapsedMs + pause > coordinatorRetryWithin.toMillis()) {
+                        || paused + pause > coordinatorRetryWithin.toMillis()) {
                     throw e;
                 }
                 meters.counter("orders.coordinator.retried", "stage", progress.began() ? "branch" : "begin")
@@ -145,6 +144,7 @@ class OrderController {
                     Thread.currentThread().interrupt();
                     throw e;
                 }
+                paused += pause;
                 pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
             }
         }

@@ -120,7 +120,7 @@ class OrderAnswersTest {
 
     @Test
     void aCoordinatorThatFailsEveryTransactionEndsTheTriesWhenTheNextWouldStartPastTheBudget() throws Exception {
-        // orders.coordinator.retry-within is 300 ms here: tries at about 0, 50 and 150 ms; a fourth would start at 350
+        // orders.coordinator.retry-within is 300 ms here: pauses of 50 and 100 ms; a fourth try would need 200 more
         given(placing.place(anyString(), anyString(), any(), any(), any())).willThrow(coordinatorUnreachable());
         given(reading.findIfAny(anyString())).willReturn(Optional.empty());
 
@@ -128,6 +128,21 @@ class OrderAnswersTest {
                 .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("coordinator-unavailable")));
         org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(3))
                 .place(any(), any(), any(), any(), any());
+    }
+
+    @Test
+    void aCallThatWaitedOutItsTimeoutBeforeFailingDoesNotUseUpTheBudget() throws Exception {
+        // the first begin was in flight to a TC that died: it fails only after longer than the whole budget (300 ms)
+        given(placing.place(anyString(), anyString(), any(), any(), any()))
+                .willAnswer(call -> {
+                    Thread.sleep(400);
+                    throw coordinatorUnreachable();
+                })
+                .willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willReturn(OrderStatus.CONFIRMED);
+
+        placeOne().andExpect(status().isCreated());
+        org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(2)).place(any(), any(), any(), any(), any());
     }
 
     @Test

@@ -1,0 +1,2 @@
+/** Extensions of Seata's client that both services use. */
+package io.github.flashstock.support.seata;
