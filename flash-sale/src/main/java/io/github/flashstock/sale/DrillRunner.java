@@ -75,10 +75,10 @@ public final class DrillRunner implements AutoCloseable {
 
     /**
      * A long sale on the HA layout ({@link Drill#CHAOS}) while {@code schedule} plays: buyers arrive at
-     * {@code perSecond}, {@code clients} at most under way, from 4 buyers per unit of starting stock, so the SKUs
-     * would sell out early; each is restocked by its starting stock every tenth of the sale, so they never do (a
-     * restock is retried under its idempotency key until it goes through). Then every check of a drill. The run's
-     * faults, and each answer with its time, stay in {@link #lastChaos()}.
+     * {@code perSecond}, {@code clients} at most under way; the SKUs start with stock for most of a tenth of the sale
+     * and are restocked by as much every tenth, so they never simply sell out (a restock is retried under its
+     * idempotency key until it goes through). Then every check of a drill. The run's faults, and each answer with
+     * its time, stay in {@link #lastChaos()}.
      */
     public DrillReport runChaos(ChaosSchedule schedule, double perSecond, int clients) {
         Drill drill = Drill.CHAOS;
@@ -88,12 +88,13 @@ public final class DrillRunner implements AutoCloseable {
         prepare(drill);
         String id = "chaos" + schedule.seed() + "-" + UUID.randomUUID().toString().substring(0, 6);
         int buyers = (int) Math.max(10, Math.round(perSecond * schedule.length().toSeconds()));
-        int hotUnits = Math.max(10, buyers / 20);
-        int warmUnits = Math.max(5, buyers / 80);
+        // each tenth of the sale asks for about 1.2 units a buyer; the stock and each restock cover most of it
+        int hotUnits = Math.max(10, buyers / 12);
+        int warmUnits = Math.max(5, buyers / 40);
         SalePlan plan = new SalePlan(List.of(
                 new SalePlan.SkuOnSale("d-" + id, hotUnits, 2, 4),
                 new SalePlan.SkuOnSale("d2-" + id, warmUnits, 2, 1)),
-                buyers, Math.max(1, buyers / 4), clients, 0.2, schedule.seed());
+                buyers, Math.max(1, buyers * 4 / 5), clients, 0.2, schedule.seed());
         ChaosFaults faults = new ChaosFaults(schedule, links(), out);
         DrillReport report = sell(drill, id, plan, faults, 1, sale -> {
             sale.paced(perSecond);
