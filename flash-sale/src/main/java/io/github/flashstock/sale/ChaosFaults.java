@@ -95,17 +95,17 @@ final class ChaosFaults implements Fault {
     /** Every server up, every instance answering, every link restored. */
     private void restoreAll(DevStack stack, Services services) {
         links.values().forEach(TcpProxy::restore);
-        stack.up(EnumSet.of(Component.REDIS_CLUSTER, Component.MARIADB, Component.SEATA, Component.ROCKETMQ,
-                Component.NACOS));
+        supervised(() -> stack.up(EnumSet.of(Component.REDIS_CLUSTER, Component.MARIADB, Component.SEATA,
+                Component.ROCKETMQ, Component.NACOS)));
         List<ServiceProcess> all = new ArrayList<>(services.inventories());
         all.addAll(services.orders());
         for (ServiceProcess p : all) {
-            if (p.pid() < 0) {
-                p.launch();
-            }
-        }
-        for (ServiceProcess p : all) {
-            p.awaitReady(Duration.ofMinutes(3));
+            supervised(() -> {
+                if (!p.alive()) {
+                    p.launch();
+                }
+                p.awaitReady(Duration.ofMinutes(3));
+            });
         }
     }
 
@@ -128,7 +128,7 @@ final class ChaosFaults implements Fault {
             Runnable undo = strike(scene, step);
             out.printf("  chaos %6.1f s: %s%n", from.toMillis() / 1000.0, step.describe());
             ServiceProcess.sleep(remaining(step.ends()));
-            undo.run();
+            supervised(undo);
             outcome = "healed " + String.format("%.1f", since().toMillis() / 1000.0) + " s";
         } catch (RuntimeException e) {
             outcome = "FAILED: " + e.getMessage();
@@ -155,6 +155,27 @@ final class ChaosFaults implements Fault {
             }
         };
     }
+
+    /**
+     * Heals as a process supervisor would: a start that fails (a service does not start while Nacos is away, a TC
+     * not while MariaDB is) is tried again every 2 s, for up to {@value #SUPERVISED_S} s.
+     */
+    private static void supervised(Runnable heal) {
+        Instant until = Instant.now().plusSeconds(SUPERVISED_S);
+        while (true) {
+            try {
+                heal.run();
+                return;
+            } catch (RuntimeException e) {
+                if (Instant.now().isAfter(until)) {
+                    throw e;
+                }
+                ServiceProcess.sleep(Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    private static final int SUPERVISED_S = 240;
 
     private static Runnable server(DevStack stack, Component server, ChaosSchedule.Action action,
                                    String... processes) {

@@ -350,7 +350,7 @@ public final class DrillRunner implements AutoCloseable {
         for (ServiceProcess p : all) {
             if (!wanted.contains(p)) {
                 p.stop(Duration.ofSeconds(20));
-            } else if (p.pid() < 0) {
+            } else if (!p.alive()) {
                 p.launch();
             }
         }

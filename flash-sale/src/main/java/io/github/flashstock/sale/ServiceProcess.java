@@ -65,6 +65,11 @@ public final class ServiceProcess {
         return process == null ? -1 : process.pid();
     }
 
+    /** Whether the JVM launched last still runs (false before any launch, and after it ended or failed to start). */
+    public synchronized boolean alive() {
+        return process != null && process.isAlive();
+    }
+
     /**
      * Sets the arguments the next launches add after the configured ones.
      *
