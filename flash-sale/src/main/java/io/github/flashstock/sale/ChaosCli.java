@@ -15,7 +15,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * {@code bin/chaos --minutes M --seed S [--buyers-per-second R] [--clients C]}: a long sale on the HA layout (two
+ * {@code bin/chaos --minutes M --seed S [--runs N] [--buyers-per-second R] [--clients C]}: a long sale on the HA
+ * layout (two
  * inventory-service and two order-demo instances, two Seata TCs on the db store found through Nacos, the Redis
  * Cluster, MariaDB, the broker, Nacos) while the seed's {@link ChaosSchedule} kills, pauses and cuts, several at once;
  * then recovery and every check of a drill, every answer against the final state. Prints the schedule first (the
@@ -32,6 +33,7 @@ public final class ChaosCli {
         Long seed = null;
         double perSecond = 20;
         int clients = 32;
+        int runs = 1;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -39,23 +41,29 @@ public final class ChaosCli {
                     case "--seed" -> seed = Long.parseLong(args[++i]);
                     case "--buyers-per-second" -> perSecond = Double.parseDouble(args[++i]);
                     case "--clients" -> clients = Integer.parseInt(args[++i]);
+                    case "--runs" -> runs = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
                 }
             }
-            if (minutes <= 0.5 || perSecond <= 0 || clients <= 0) {
-                throw new IllegalArgumentException("--minutes above 0.5, --buyers-per-second and --clients above 0");
+            if (minutes <= 0.5 || perSecond <= 0 || clients <= 0 || runs <= 0) {
+                throw new IllegalArgumentException("--minutes above 0.5; --runs, --buyers-per-second and --clients"
+                        + " above 0");
             }
         } catch (RuntimeException e) {
             System.err.println(e.getMessage());
-            System.err.println("usage: bin/chaos --minutes M --seed S [--buyers-per-second 20] [--clients 32]");
+            System.err.println("usage: bin/chaos --minutes M --seed S [--runs 1] [--buyers-per-second 20]"
+                    + " [--clients 32]");
             System.exit(2);
         }
-        long s = seed != null ? seed : System.nanoTime() % 1_000_000;
-        ChaosSchedule schedule = ChaosSchedule.draw(s, Duration.ofMillis((long) (minutes * 60_000)));
-        System.exit(run(schedule, perSecond, clients) ? 0 : 1);
+        long first = seed != null ? seed : System.nanoTime() % 1_000_000;
+        List<ChaosSchedule> schedules = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            schedules.add(ChaosSchedule.draw(first + i, Duration.ofMillis((long) (minutes * 60_000))));
+        }
+        System.exit(run(schedules, perSecond, clients) ? 0 : 1);
     }
 
-    static boolean run(ChaosSchedule schedule, double perSecond, int clients) {
+    static boolean run(List<ChaosSchedule> schedules, double perSecond, int clients) {
         DevStack stack = DevStack.fromEnvironment();
         DevStackConfig config = stack.config();
         System.out.println("Starting the devstack on 127.0.0.1 ...");
@@ -74,32 +82,42 @@ public final class ChaosCli {
                 .withOrderArgs(configSource);
         System.out.println("Starting two inventory-service and two order-demo instances (logs in "
                 + settings.logDir() + ") ...");
-        DrillReport report;
-        DrillRunner.ChaosRun chaos;
+        List<DrillRunner.ChaosRun> done = new ArrayList<>();
         try (Services services = Services.start(stack.endpoints(), settings, Duration.ofMinutes(3));
              DrillRunner runner = new DrillRunner(stack, services, System.out)) {
             Thread stopper = new Thread(services::close, "chaos-shutdown");
             Runtime.getRuntime().addShutdownHook(stopper);
-            report = runner.runChaos(schedule, perSecond, clients);
-            chaos = runner.lastChaos();
+            for (ChaosSchedule schedule : schedules) {
+                runner.runChaos(schedule, perSecond, clients);
+                DrillRunner.ChaosRun chaos = runner.lastChaos();
+                done.add(chaos);
+                print(chaos, System.out);
+                Path chart = config.home().resolve("chaos").resolve("seed-" + schedule.seed() + ".svg");
+                try {
+                    Files.createDirectories(chart.getParent());
+                    Files.writeString(chart, chart(chaos));
+                    System.out.println("chart: " + chart);
+                } catch (IOException | RuntimeException | Error e) {
+                    System.out.println("no chart: " + e);
+                }
+            }
             Runtime.getRuntime().removeShutdownHook(stopper);
         } finally {
             if (up.startedAny()) {
                 stack.down();
             }
         }
-        print(chaos, System.out);
-        Path chart = config.home().resolve("chaos").resolve("seed-" + schedule.seed() + ".svg");
-        try {
-            Files.createDirectories(chart.getParent());
-            Files.writeString(chart, chart(chaos));
-            System.out.println("chart: " + chart);
-        } catch (IOException | RuntimeException | Error e) {
-            System.out.println("no chart: " + e);
-        }
         System.out.println();
-        System.out.println(tableLine(chaos));
-        return report.clean();
+        System.out.printf("bin/chaos --minutes %s --seed %d --runs %d --buyers-per-second %s --clients %d%n",
+                schedules.get(0).length().toSeconds() / 60.0, schedules.get(0).seed(), schedules.size(), perSecond,
+                clients);
+        System.out.println(TABLE_HEAD);
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        done.forEach(chaos -> System.out.println(tableLine(chaos)));
+        boolean clean = done.stream().allMatch(c -> c.report().clean());
+        System.out.println(clean ? "ALL CLEAN" : "NOT CLEAN: seeds " + done.stream()
+                .filter(c -> !c.report().clean()).map(c -> Long.toString(c.schedule().seed())).toList());
+        return clean;
     }
 
     /** The faults as they happened, and the faults by kind. */
@@ -118,7 +136,7 @@ public final class ChaosCli {
         DrillReport r = chaos.report();
         Map<String, Integer> byStatus = new TreeMap<>();
         r.answers().forEach((k, v) -> byStatus.merge(k.split(" ")[0], v, Integer::sum));
-        return String.format("| %d | %.0f | %d | %d | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d / %d | %s |",
+        return String.format("| %d | %.1f | %d | %d | %d | %d / %d / %d / %d | %d | %d | %d | %d | %d | %d | %d / %d | %s |",
                 chaos.schedule().seed(), chaos.schedule().length().toSeconds() / 60.0, chaos.schedule().steps().size(),
                 chaos.schedule().mostAtOnce(), r.orders(), byStatus.getOrDefault("201", 0),
                 byStatus.getOrDefault("202", 0), byStatus.getOrDefault("409", 0), r.failedOrders(), r.oversold(),
