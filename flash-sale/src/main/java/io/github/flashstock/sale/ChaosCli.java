@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * {@code bin/chaos --minutes M --seed S [--runs N] [--buyers-per-second R] [--clients C]}: a long sale on the HA
@@ -71,17 +70,7 @@ public final class ChaosCli {
         if (up.startedAny()) {
             stack.claimForBuild(ProcessHandle.current().pid());
         }
-        int inventoryPort = Integer.parseInt(env("INVENTORY_PORT", "8081"));
-        int orderPort = Integer.parseInt(env("ORDER_DEMO_PORT", "8082"));
-        String configSource = "--flashstock.config.source=file:" + config.root().resolve("nacos-config") + "/";
-        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort, orderPort,
-                        "chaos-" + UUID.randomUUID(), config.home().resolve("logs/chaos"))
-                .withInventoryPorts(List.of(inventoryPort, inventoryPort + 2))
-                .withOrderPorts(List.of(orderPort, orderPort + 2))
-                .withInventoryArgs(configSource)
-                .withOrderArgs(configSource);
-        System.out.println("Starting two inventory-service and two order-demo instances (logs in "
-                + settings.logDir() + ") ...");
+        Services.Settings settings = DrillCli.twoOfEach(config, "chaos");
         List<DrillRunner.ChaosRun> done = new ArrayList<>();
         try (Services services = Services.start(stack.endpoints(), settings, Duration.ofMinutes(3));
              DrillRunner runner = new DrillRunner(stack, services, System.out)) {
@@ -204,8 +193,4 @@ public final class ChaosCli {
                         lanes)), 1);
     }
 
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v;
-    }
 }

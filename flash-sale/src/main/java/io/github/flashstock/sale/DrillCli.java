@@ -60,17 +60,7 @@ public final class DrillCli {
         if (up.startedAny()) {
             stack.claimForBuild(ProcessHandle.current().pid());
         }
-        int inventoryPort = Integer.parseInt(env("INVENTORY_PORT").orElse("8081"));
-        int orderPort = Integer.parseInt(env("ORDER_DEMO_PORT").orElse("8082"));
-        String configSource = "--flashstock.config.source=file:" + config.root().resolve("nacos-config") + "/";
-        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort, orderPort,
-                        "drill-" + UUID.randomUUID(), config.home().resolve("logs/drill"))
-                .withInventoryPorts(List.of(inventoryPort, inventoryPort + 2))
-                .withOrderPorts(List.of(orderPort, orderPort + 2))
-                .withInventoryArgs(configSource)
-                .withOrderArgs(configSource, "--spring.profiles.active=faults");
-        System.out.println("Starting two inventory-service and two order-demo instances (logs in "
-                + settings.logDir() + ") ...");
+        Services.Settings settings = twoOfEach(config, "drill", "--spring.profiles.active=faults");
         List<DrillReport> reports = new ArrayList<>();
         try (Services services = Services.start(stack.endpoints(), settings, Duration.ofMinutes(3));
              DrillRunner runner = new DrillRunner(stack, services, System.out)) {
@@ -94,6 +84,28 @@ public final class DrillCli {
         System.out.println(clean ? "ALL CLEAN" : "NOT CLEAN: "
                 + String.join(", ", reports.stream().filter(r -> !r.clean()).map(r -> r.drill().cliName()).toList()));
         return clean;
+    }
+
+    /**
+     * Two inventory-service and two order-demo instances on the local configuration files and simple discovery, on
+     * INVENTORY_PORT (8081) and ORDER_DEMO_PORT (8082), the second instances 2 ports higher; logs under
+     * {@code .devstack/logs/<name>}. Prints what it starts.
+     */
+    static Services.Settings twoOfEach(DevStackConfig config, String name, String... orderArgs) {
+        int inventoryPort = Integer.parseInt(env("INVENTORY_PORT").orElse("8081"));
+        int orderPort = Integer.parseInt(env("ORDER_DEMO_PORT").orElse("8082"));
+        String configSource = "--flashstock.config.source=file:" + config.root().resolve("nacos-config") + "/";
+        List<String> orders = new ArrayList<>(List.of(configSource));
+        orders.addAll(List.of(orderArgs));
+        Services.Settings settings = Services.Settings.of(config.root(), inventoryPort, orderPort,
+                        name + "-" + UUID.randomUUID(), config.home().resolve("logs/" + name))
+                .withInventoryPorts(List.of(inventoryPort, inventoryPort + 2))
+                .withOrderPorts(List.of(orderPort, orderPort + 2))
+                .withInventoryArgs(configSource)
+                .withOrderArgs(orders.toArray(String[]::new));
+        System.out.println("Starting two inventory-service and two order-demo instances (logs in "
+                + settings.logDir() + ") ...");
+        return settings;
     }
 
     private static Optional<String> env(String name) {
