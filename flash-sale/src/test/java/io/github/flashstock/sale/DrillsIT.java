@@ -131,9 +131,8 @@ class DrillsIT {
      * kills, pauses and cuts, several faults at once; then every check the drills make but the failure bound.
      * {@code -Dchaos.seed=N} runs another seed (the schedule is printed first; the same seed replays it).
      * <p>
-     * Opt-in ({@code -Ddrills=chaos} or {@code -Dchaos.seed=N}), not in CI yet: seed 20261205 came out clean here
-     * and found a violation in a CI run (orders CONFIRMED whose inventory branch was never confirmed; every one of
-     * them registered at the second TC), which is open (docs/failures.md, "What chaos found").
+     * Opt-in ({@code -Ddrills=chaos} or {@code -Dchaos.seed=N}), not in CI: the violation this seed has shown (orders
+     * CONFIRMED whose inventory branch was never confirmed) is open (docs/failures.md, "What chaos found").
      */
     @Order(2)
     @Test
