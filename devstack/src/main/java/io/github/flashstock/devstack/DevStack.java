@@ -80,6 +80,10 @@ public final class DevStack {
             if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
                 wanted.add(Component.MARIADB);
             }
+            if (wanted.contains(Component.SEATA) && config.seataRegistry().equals("nacos")) {
+                // a TC is ready once registered there: a Nacos that is down is started first, not waited for
+                wanted.add(Component.NACOS);
+            }
             // a db-store TC needs MariaDB first; a TC that registers in Nacos waits for a Nacos this stack starts
             List<Component> seataNeeds = new ArrayList<>();
             if (config.seataStore().equals("db")) {
@@ -314,14 +318,20 @@ public final class DevStack {
     }
 
     private List<Long> signal(Component component, String signal, String... processes) {
-        return withLock(() -> {
-            List<Long> pids = pids(servers.get(component), processes);
-            for (long pid : pids) {
-                Processes.run(List.of("kill", "-" + signal, Long.toString(pid)), config.home(),
-                        config.home().resolve("signals.log"), Optional.empty(), Duration.ofSeconds(10));
-            }
-            return pids;
-        });
+        if (signal.equals("CONT")) {
+            // a thaw never waits for the lock: whoever holds it may be waiting for this very server to answer
+            return send(component, signal, processes);
+        }
+        return withLock(() -> send(component, signal, processes));
+    }
+
+    private List<Long> send(Component component, String signal, String... processes) {
+        List<Long> pids = pids(servers.get(component), processes);
+        for (long pid : pids) {
+            Processes.run(List.of("kill", "-" + signal, Long.toString(pid)), config.home(),
+                    config.home().resolve("signals.log"), Optional.empty(), Duration.ofSeconds(10));
+        }
+        return pids;
     }
 
     /** The server's live processes, or those of them named. */

@@ -111,7 +111,13 @@ final class MariaDbServer extends Server {
 
     @Override
     boolean healthy() {
-        try (Connection c = DriverManager.getConnection(config.jdbcUrl("inventory"), "inventory", config.dbPassword());
+        // bounded: a server frozen (SIGSTOP) accepts the connection in the kernel and never answers the handshake
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("user", "inventory");
+        props.setProperty("password", config.dbPassword());
+        props.setProperty("connectTimeout", "3000");
+        props.setProperty("socketTimeout", "3000");
+        try (Connection c = DriverManager.getConnection(config.jdbcUrl("inventory"), props);
              Statement s = c.createStatement()) {
             return s.executeQuery("SELECT 1").next();
         } catch (SQLException e) {

@@ -122,20 +122,31 @@ final class ChaosFaults implements Fault {
 
     private void play(Scene scene, ChaosSchedule.Step step) {
         ServiceProcess.sleep(remaining(step.at()));
-        Duration from = since();
-        String outcome;
-        try {
-            Runnable undo = strike(scene, step);
-            out.printf("  chaos %6.1f s: %s%n", from.toMillis() / 1000.0, step.describe());
-            ServiceProcess.sleep(remaining(step.ends()));
-            supervised(undo);
-            outcome = "healed " + String.format("%.1f", since().toMillis() / 1000.0) + " s";
-        } catch (RuntimeException e) {
-            outcome = "FAILED: " + e.getMessage();
-            out.printf("  chaos %6.1f s: %s FAILED: %s%n", from.toMillis() / 1000.0, step.describe(), e);
+        // One fault at a time per process: a restart can outlast the fault's slot (a service starts in 20-60 s on
+        // a busy machine), and a second kill or pause must not meet a process half started. It waits, and the
+        // report shows when it really began.
+        synchronized (busy.computeIfAbsent(step.target() + "#" + step.instance(), k -> new Object())) {
+            Duration from = since();
+            Duration late = from.minus(step.at());
+            String outcome;
+            try {
+                Runnable undo = strike(scene, step);
+                out.printf("  chaos %6.1f s: %s%s%n", from.toMillis() / 1000.0, step.describe(),
+                        late.toMillis() > 1000 ? " (" + late.toSeconds() + " s late: the last fault there healed then)"
+                                : "");
+                ServiceProcess.sleep(step.lasts());
+                supervised(undo);
+                outcome = "healed " + String.format("%.1f", since().toMillis() / 1000.0) + " s";
+            } catch (RuntimeException e) {
+                outcome = "FAILED: " + e.getMessage();
+                out.printf("  chaos %6.1f s: %s FAILED: %s%n", from.toMillis() / 1000.0, step.describe(), e);
+            }
+            events.add(new Event(from, since(), step, outcome));
         }
-        events.add(new Event(from, since(), step, outcome));
     }
+
+    /** A monitor per target process ({@code INVENTORY#1}), held from a fault's strike to its heal. */
+    private final Map<String, Object> busy = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Strikes the step's fault; returns what heals it. */
     private Runnable strike(Scene scene, ChaosSchedule.Step step) {
