@@ -236,7 +236,22 @@ public final class DrillRunner implements AutoCloseable {
                 improperExamples, contradictions, examples, outcomes, pending, sessionsLeft, findings, unmatched,
                 events.missing(ledger), faultLine.get(), back.get(), settledAfter, settled);
         report.print(out);
+        Forensics.print(report, logsToSearch(), out);
         return report;
+    }
+
+    /** Every service instance's log and every TC's logs: where {@link Forensics} looks. */
+    private List<java.nio.file.Path> logsToSearch() {
+        List<java.nio.file.Path> logs = new ArrayList<>();
+        services.inventories().forEach(p -> logs.add(p.log()));
+        services.orders().forEach(p -> logs.add(p.log()));
+        java.nio.file.Path seata = configured.config().home().resolve("seata");
+        try (var files = java.nio.file.Files.walk(seata, 3)) {
+            files.filter(f -> f.getFileName().toString().endsWith(".all.log")).sorted().forEach(logs::add);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            out.println("(no TC logs under " + seata + ": " + e + ")");
+        }
+        return logs;
     }
 
     /** A buyer who did not get the order, although it was not refused for stock or limits. */
