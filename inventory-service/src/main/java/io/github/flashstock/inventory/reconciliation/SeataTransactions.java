@@ -46,9 +46,26 @@ class SeataTransactions implements OpenTransactions {
         return console != null && console.url() != null && !console.url().isBlank();
     }
 
+    /**
+     * The transactions that can still send a phase: every session the TC lists but one that has ended (Committed,
+     * Rollbacked, TimeoutRollbacked, Finished) with no branch left. Such a row is bookkeeping only: nothing is left
+     * to confirm or cancel. A TC whose database failed while it deleted the row of a rolled-back session leaves it
+     * for good (Seata's retry tasks sweep Committed rows, not Rollbacked ones), and a rebuild waiting for it would
+     * wait for ever.
+     */
     @Override
     public Optional<Set<String>> openXids() {
-        return query().map(sessions -> sessions.stream().map(GlobalSessionView::xid).collect(Collectors.toSet()));
+        return query().map(sessions -> sessions.stream().filter(SeataTransactions::stillOpen)
+                .map(GlobalSessionView::xid).collect(Collectors.toSet()));
+    }
+
+    /** False only for a session that ended and has no branch left (see {@link #openXids()}). */
+    static boolean stillOpen(GlobalSessionView session) {
+        boolean ended = switch (session.status()) {
+            case "Committed", "Rollbacked", "TimeoutRollbacked", "Finished" -> true;
+            default -> false;
+        };
+        return !ended || !session.branches().isEmpty();
     }
 
     /** Every global session the TC holds, oldest first; empty when the console cannot be asked. */
