@@ -80,10 +80,6 @@ public final class DevStack {
             if (wanted.contains(Component.SEATA) && config.seataStore().equals("db")) {
                 wanted.add(Component.MARIADB);
             }
-            if (wanted.contains(Component.SEATA) && config.seataRegistry().equals("nacos")) {
-                // a TC is ready once registered there: a Nacos that is down is started first, not waited for
-                wanted.add(Component.NACOS);
-            }
             // a db-store TC needs MariaDB first; a TC that registers in Nacos waits for a Nacos this stack starts
             List<Component> seataNeeds = new ArrayList<>();
             if (config.seataStore().equals("db")) {

@@ -153,7 +153,7 @@ final class ChaosFaults implements Fault {
         DevStack stack = scene.stack();
         return switch (step.target()) {
             case REDIS_NODE -> redisNode(stack, step);
-            case TC -> server(stack, Component.SEATA, step.action(), DevStack.seataProcess(step.instance()));
+            case TC -> tc(stack, step);
             case MARIADB -> server(stack, Component.MARIADB, step.action());
             case BROKER -> server(stack, Component.ROCKETMQ, step.action(), "broker");
             case NACOS -> server(stack, Component.NACOS, step.action());
@@ -196,6 +196,27 @@ final class ChaosFaults implements Fault {
         }
         stack.kill(server, processes);
         return () -> stack.up(EnumSet.of(server));
+    }
+
+    /**
+     * A TC is ready once registered in Nacos, and on the db store it needs MariaDB: its restart first waits, outside
+     * the devstack's lock, until both answer. Waiting inside {@code up} would hold that lock while another fault's
+     * restart of Nacos or MariaDB waits for it.
+     */
+    private static Runnable tc(DevStack stack, ChaosSchedule.Step step) {
+        String process = DevStack.seataProcess(step.instance());
+        if (step.action() == ChaosSchedule.Action.PAUSE) {
+            stack.pause(Component.SEATA, process);
+            return () -> stack.resume(Component.SEATA, process);
+        }
+        stack.kill(Component.SEATA, process);
+        return () -> {
+            Instant until = Instant.now().plusSeconds(120);
+            while (!stack.isUp(EnumSet.of(Component.NACOS, Component.MARIADB)) && Instant.now().isBefore(until)) {
+                ServiceProcess.sleep(Duration.ofMillis(500));
+            }
+            stack.up(EnumSet.of(Component.SEATA));
+        };
     }
 
     private static Runnable instance(ServiceProcess process, ChaosSchedule.Action action) {

@@ -5,7 +5,6 @@ import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.SharedStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,9 +58,7 @@ final class EndToEnd {
         return Http.of(services());
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+    private static int freePort() {
+        return FreePorts.next();
     }
 }
