@@ -25,13 +25,22 @@
 --                         gives them back (with its CANCELLED event), and the record then became the MySQL store's,
 --                         as for MIRRORED
 --   2 ENDED_IN_REDIS      Redis's own reservation under the same ids was confirmed or cancelled already, by a phase
---                         that reached Redis first (whose MySQL step resolved the MySQL store's side): nothing changed
+--                         that reached Redis first (whose MySQL step resolved the MySQL store's side), and not both
+--                         stores confirmed (SALE_RETURNED): nothing changed
 --   3 UNKNOWN_SKU         the SKU has no stock hash in Redis: nothing changed (mirrored once it is rebuilt)
+--   4 SALE_RETURNED       both stores confirmed the reservation: the MySQL store's row is CONFIRMED and Redis holds a
+--                         CONFIRMED record of its own under the same ids (the MySQL store confirmed while Redis was
+--                         out of reach, a late Try had landed in Redis meanwhile, and a retried Confirm reached Redis
+--                         before this script had run). MySQL counts only the MySQL store's sale (a CONFIRMED row of
+--                         the MySQL store is never taken over for Redis, SalesRecord), so Redis's sale is the one too
+--                         many: its units go back to available (the segments its record names; an emptied draining
+--                         segment's units to an active one), sold and the buyer's count down by them, a RETURNED
+--                         event in the stream, and the record then becomes the MySQL store's, as for MIRRORED
 -- Idempotency: the record remembers what it added to the buyer's count and the MySQL state it reflects, so a replay
 -- adds nothing, and a round that read the row before it ended (TRIED) changes nothing once another round has
 -- written its end (CONFIRMED or CANCELLED: the MySQL store's states only move forward).
 
-local MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU = 0, 1, 2, 3
+local MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU, SALE_RETURNED = 0, 1, 2, 3, 4
 
 -- From prelude.lua (the loader puts it before this script): append_event, now_millis, fields, release_reservation.
 
@@ -55,7 +64,27 @@ local fence = stock .. ':tx:' .. xid .. ':' .. reservation
 local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user', 'mirrored', 'counted', 'mysql_state')
 local code = MIRRORED
 local counted = 0
-if record.state and not record.mirrored then
+if record.state and not record.mirrored and record.state == 'CONFIRMED' and mysql_state == 'CONFIRMED' then
+  -- Redis's own sale of a reservation the MySQL store sold too: Redis's goes back
+  local quantity = tonumber(record.quantity or '0')
+  local count = tonumber(redis.call('HGET', stock, 'segments') or '1')
+  for segment, take in string.gmatch(record.alloc or '', '(%d+):(%d+)') do
+    redis.call('HINCRBY', stock .. ':seg:' .. (tonumber(segment) % count), 'available', tonumber(take))
+  end
+  if quantity > 0 then
+    redis.call('HINCRBY', stock, 'sold', -quantity)
+    redis.call('HINCRBY', stock, 'available', quantity)
+    local buyer = stock .. ':buyer:' .. (record.user or user)
+    if redis.call('DECRBY', buyer, quantity) <= 0 then
+      redis.call('DEL', buyer)
+    end
+    append_event(stock, 'RETURNED', now_millis(),
+      {{xid, reservation, record.branch or '', quantity, record.user or ''}})
+  end
+  redis.call('HDEL', stock .. ':oversold', fence) -- a Confirm that found nothing to take took nothing
+  redis.call('DEL', fence)
+  code = SALE_RETURNED
+elseif record.state and not record.mirrored then
   -- Redis's own record under the same ids
   if record.state ~= 'TRIED' then
     return {ENDED_IN_REDIS, 0}

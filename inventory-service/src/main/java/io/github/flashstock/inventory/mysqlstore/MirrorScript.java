@@ -19,7 +19,7 @@ public class MirrorScript {
 
     /** The reply codes, as the script's header lists them. */
     public enum Code {
-        MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU
+        MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU, SALE_RETURNED
     }
 
     /** What the script found; {@code counted}: units the buyer's count holds for the reservation now. */

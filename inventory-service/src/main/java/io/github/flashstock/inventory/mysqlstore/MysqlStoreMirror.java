@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  * Makes Redis reflect the reservations the MySQL store holds ({@code lua/mirror.lua}): each ledger row of the MySQL
  * store whose state Redis does not reflect yet ({@code redis_mirrored = 0}) gets its fence record in Redis, and its
  * units count towards the buyer's purchase limit there; a Redis reservation under the same ids (a retried Try that
- * reached Redis too) is released. Runs every {@code inventory.mysql-store.mirror-interval} and right after the MySQL
+ * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. Runs every {@code inventory.mysql-store.mirror-interval} and right after the MySQL
  * store took or ended a reservation; does nothing while Redis is out of reach. Any instance may mirror any row: the
  * script converges, so a row mirrored twice changes nothing the second time.
  *
@@ -194,6 +194,14 @@ class MysqlStoreMirror implements DisposableBean {
                 log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the MySQL"
                         + " path had taken it): Redis's units were released, the MySQL store's reservation stands",
                         row.reservationKey(), row.skuId());
+                events.publishEvent(new StockEventsWritten(List.of(row.skuId())));
+            }
+            case SALE_RETURNED -> {
+                log.warn("reservation {} of SKU {} was confirmed by both stores (the MySQL store's Confirm while Redis was"
+                        + " out of reach, a retried Confirm in Redis after a late Try had landed there): Redis's sale was"
+                        + " returned to its available stock, the MySQL store's sale stands", row.reservationKey(),
+                        row.skuId());
+                meters.counter("inventory.mysql-store.sales-returned").increment();
                 events.publishEvent(new StockEventsWritten(List.of(row.skuId())));
             }
             case ENDED_IN_REDIS -> log.info("reservation {} of SKU {}: Redis's own reservation under the same ids had"

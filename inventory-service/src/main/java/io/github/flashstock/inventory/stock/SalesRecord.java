@@ -22,7 +22,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>A reservation can, rarely, be held by both stores: its Try ran on the MySQL store, its answer was lost, and the
  * caller's retry reached an instance whose Redis took it too. The phase that reaches Redis first decides: its MySQL
  * step finds the MySQL store's row, gives the MySQL store's units back to the allotment and makes the row Redis's.
- * ({@code lua/mirror.lua} settles the other order: the MySQL store's phase first, Redis's duplicate released.)
+ * ({@code lua/mirror.lua} settles the other order: the MySQL store's phase first, Redis's duplicate released; and when
+ * both stores confirmed, Redis's sale is returned.)
  */
 @Service
 public class SalesRecord {
@@ -162,9 +163,11 @@ public class SalesRecord {
                     }
                 }
                 case "CONFIRMED" -> {
-                    log.error("reservation {} of SKU {} was confirmed by both stores: {} unit(s) in the MySQL store and"
-                            + " {} in Redis; MySQL counts the MySQL store's sale only, so the reconciler reports Redis's"
-                            + " units as drift", reservationId, skuId, row.quantity(), units);
+                    // the row waits to be mirrored (the MySQL store's Confirm marked it so): lua/mirror.lua returns
+                    // Redis's sale then (SALE_RETURNED), and MySQL keeps counting the MySQL store's sale only
+                    log.warn("reservation {} of SKU {} was confirmed by both stores: {} unit(s) in the MySQL store and"
+                            + " {} in Redis; the MySQL store's sale stands, and the mirror returns Redis's units",
+                            reservationId, skuId, row.quantity(), units);
                     return;
                 }
                 default -> log.error("reservation {} of SKU {} was cancelled by the MySQL store but confirmed by Redis;"

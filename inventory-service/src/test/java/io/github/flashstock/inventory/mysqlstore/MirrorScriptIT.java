@@ -120,6 +120,50 @@ class MirrorScriptIT extends ScriptITSupport {
         assertThat(scripts.redis.hasKey(StockKeys.fence(unknown, xid, "order-1"))).isFalse();
     }
 
+    /**
+     * Both stores confirmed one reservation (the MySQL store while Redis was out of reach; Redis, on a retried Confirm,
+     * its own record of a late Try): the MySQL store's sale stands and Redis's goes back, once, to the segments it was
+     * taken from, with a RETURNED event; the buyer's count holds the reservation's units once.
+     */
+    @Test
+    void aSaleBothStoresMadeIsReturnedInRedisOnce() {
+        String sku = scripts.sku(10, 3, 2);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-1", 1, "carol", lines(sku, 3));
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 3, "carol"))
+                .isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.stock(sku).sold()).isEqualTo(3);
+
+        MirrorScript.Outcome outcome = scripts.mirror.run(sku, xid, "order-1", 3, "carol", "CONFIRMED", RETENTION);
+
+        assertThat(outcome).isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.SALE_RETURNED, 3));
+        RedisStock stock = scripts.stock(sku);
+        assertConserved(stock);
+        assertThat(stock.available()).isEqualTo(10);
+        assertThat(stock.sold()).isZero();
+        assertThat(scripts.reader.heldBy(sku, "carol")).isEqualTo(3);
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("MYSQL");
+        // TRIED, CONFIRMED, RETURNED
+        assertThat(scripts.redis.opsForStream().size(StockKeys.stock(sku) + ":events")).isEqualTo(3);
+        // a replay, and the phases after, change nothing more
+        assertThat(scripts.mirror.run(sku, xid, "order-1", 3, "carol", "CONFIRMED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 3));
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 3, "carol"))
+                .isEqualTo(new PhaseOutcome.HeldInMysql(3));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        assertThat(scripts.reader.heldBy(sku, "carol")).isEqualTo(3);
+
+        // a Confirm that took its units without a record (TAKEN_UNRECORDED) is returned the same way
+        String other = xid();
+        assertThat(scripts.confirm.run(sku, other, "order-2", RETENTION, 2, "dan").code())
+                .isEqualTo(PhaseOutcome.Code.TAKEN_UNRECORDED);
+        assertThat(scripts.mirror.run(sku, other, "order-2", 2, "dan", "CONFIRMED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.SALE_RETURNED, 2));
+        assertConserved(scripts.stock(sku));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        assertThat(scripts.reader.heldBy(sku, "dan")).isEqualTo(2);
+    }
+
     @Test
     void aConfirmAskedNotToRecoverReportsAMissingRecordAndChangesNothing() {
         String sku = scripts.skuWithAvailable(10);

@@ -50,7 +50,7 @@ class ScriptContractTest {
             "epoch.lua, CURRENT STALE UNKNOWN_SKU",
             "unlock.lua, UNLOCKED NOT_HELD",
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
-            "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU",
+            "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU SALE_RETURNED",
             "peek.lua, AVAILABLE ASK_THE_TRY"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);

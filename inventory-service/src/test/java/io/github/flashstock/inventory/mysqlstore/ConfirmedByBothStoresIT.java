@@ -1,0 +1,119 @@
+package io.github.flashstock.inventory.mysqlstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flashstock.inventory.InventoryITSupport;
+import io.github.flashstock.inventory.allotment.StockHandover;
+import io.github.flashstock.inventory.reconciliation.Reconciler;
+import io.github.flashstock.inventory.reservation.InventoryClient;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
+import io.github.flashstock.inventory.reservation.ReservationAction;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.reservation.TryRequest;
+import io.github.flashstock.inventory.reservation.TryScript;
+import io.github.flashstock.inventory.stock.StockKeys;
+import io.github.flashstock.inventory.stock.StockLine;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.seata.rm.tcc.api.BusinessActionContext;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The sequence a 10-minute chaos run met (seed 8), step by step on the real servers: a reservation that both stores
+ * confirmed. Its first Try's Redis call timed out after it was sent, so the caller's retry went to the MySQL store
+ * (the breaker was open); the first call then landed in Redis late; the Confirm ran in the MySQL store while Redis
+ * was out of reach, and Seata's retry of it (the first answer lost) reached Redis, which confirmed its own record of
+ * the late Try, all before the mirror had told Redis about the MySQL store's row. One unit too many was sold. The
+ * mirror's next round gives Redis's sale back: both stores then agree to the unit, the buyer's count holds the
+ * reservation once, and the reconciler finds nothing.
+ */
+class ConfirmedByBothStoresIT extends InventoryITSupport {
+
+    @Autowired
+    MysqlReservations store;
+
+    @Autowired
+    MysqlStoreMirror mirror;
+
+    @Autowired
+    TryScript tryScript;
+
+    @Autowired
+    ReservationAction action;
+
+    @Autowired
+    StockHandover handover;
+
+    @Autowired
+    Reconciler reconciler;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    TestRestTemplate http;
+
+    @Test
+    void aSaleBothStoresMadeIsReturnedInRedisAndBothStoresAgree() {
+        InventoryClient inventory = new InventoryClient(http);
+        String sku = inventory.skuWith(20, 2, 2);
+        assertThat(handover.handOver(sku, StockHandover.Direction.TO_MYSQL, 5, "op-" + UUID.randomUUID(), "test"))
+                .isInstanceOf(StockHandover.Result.Done.class);
+        String xid = "127.0.0.1:8091:" + UUID.randomUUID();
+        StockLine line = new StockLine(sku, 1);
+        // the mirror's rounds wait on its monitor: holding it keeps the mirror from running between the steps, as
+        // Redis being out of reach did
+        assertThat(AopUtils.isAopProxy(mirror)).isFalse();
+        synchronized (mirror) {
+            // the retried Try goes to the MySQL store
+            assertThat(store.reserve(new TryRequest(xid, "order-1", 7, "gus", List.of(line)), false))
+                    .isEqualTo(new TryOutcome.Reserved());
+            // the first attempt's Redis call lands late: Redis has no record of the reservation, so it reserves
+            assertThat(tryScript.run(xid, "order-1", 7, "gus", List.of(line))).isEqualTo(new TryOutcome.Reserved());
+            // the Confirm while Redis is out of reach: the MySQL store holds the line and sells it
+            assertThat(store.confirm(xid, "order-1", line)).contains(new PhaseOutcome.Applied(1));
+            // Seata's retry of the Confirm, through the participant: Redis answers with its own record
+            assertThat(action.confirm(confirmContext(xid, sku))).isTrue();
+
+            JsonNode both = inventory.stock(sku);
+            assertThat(both.at("/redis/sold").asLong()).as("Redis sold it").isEqualTo(1);
+            assertThat(both.at("/mysql/allotment/sold").asLong()).as("the MySQL store sold it").isEqualTo(1);
+        }
+
+        assertThat(mirror.round()).isPositive();
+
+        JsonNode s = inventory.stock(sku);
+        assertThat(s.at("/redis/sold").asLong()).isZero();
+        assertThat(s.at("/redis/available").asLong()).isEqualTo(15);
+        assertThat(s.at("/redis/reserved").asLong()).isZero();
+        assertThat(s.at("/mysql/sold").asLong()).isEqualTo(1);
+        assertThat(s.at("/mysql/allotment/sold").asLong()).isEqualTo(1);
+        assertThat(redis.opsForValue().get(StockKeys.buyer(sku, "gus"))).isEqualTo("1");
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, xid, "order-1"), "state")).isEqualTo("MYSQL");
+        assertThat(jdbc.queryForList("SELECT CONCAT(store, ' ', state, ' ', redis_mirrored) FROM stock_ledger"
+                + " WHERE xid = ?", String.class, xid)).containsExactly("MYSQL CONFIRMED 1");
+        // a further retry of the Confirm finds the MySQL store's record, and a further round nothing to do
+        assertThat(action.confirm(confirmContext(xid, sku))).isTrue();
+        mirror.round();
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(15);
+        assertThat(reconciler.check(sku)).isEmpty();
+    }
+
+    /** What Seata hands the participant's Confirm of branch 7: the Try's action context. */
+    private static BusinessActionContext confirmContext(String xid, String sku) {
+        BusinessActionContext context = new BusinessActionContext(xid, "7", new java.util.HashMap<>(Map.of(
+                "reservationId", "order-1", "userId", "gus", "lines", sku + "*1")));
+        context.setActionName(ReservationAction.NAME);
+        return context;
+    }
+}
