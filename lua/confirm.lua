@@ -19,7 +19,8 @@
 -- Reply {code, quantity} per Confirm, in the order given
 --   0 APPLIED          the TRIED record is now CONFIRMED: reserved -= q (SKU and segments), sold += q (SKU)
 --   1 ALREADY_APPLIED  the record is CONFIRMED already: a replay, nothing changed
---   2 NO_RECORD        no record and no stock hash for the SKU: nothing changed (the reconciler reports the SKU)
+--   2 NO_RECORD        no record and no stock hash for the SKU (Redis lost it altogether), and the fifth value is 0:
+--                      nothing changed (the caller asks the MySQL store, then calls again with 1: code 6)
 --   3 ENDED_OTHERWISE  the reservation was cancelled; a Confirm cannot undo that; nothing changed
 --   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
 --                      nothing changed; the Confirm is the MySQL store's
@@ -34,7 +35,9 @@
 --                      gets the fence key -> q, which the reconciler reports until an operator settles it
 --                      (On a stale SKU, one built on another Redis process, see try.lua, a missing record is what the
 --                      lost writes explain: the CONFIRMED record, unrecorded = 1, is written and TAKEN_UNRECORDED answered,
---                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale.)
+--                      but no counter moves: they are about to be rebuilt from MySQL, which counts this sale. Likewise
+--                      on a SKU Redis lost altogether, which has no counters: its rebuild sets them from MySQL. The
+--                      caller records the sale in MySQL before it answers the coordinator.)
 --   8 UNRECORDED       no record, the SKU exists, and the fifth value is 0: nothing changed
 --   9 REFUSED          the record says the Try was refused (cancel.lua wrote it when the service refused the Try): the
 --                      coordinator committed a transaction whose Try this service refused, which no honest caller
@@ -64,15 +67,12 @@ local function confirm(stock, xid, reservation, asked, user, take_unrecorded, co
   local quantity = tonumber(record.quantity or '0')
   if not state then
     local sku = fields(stock, 'segments', 'available', 'epoch')
-    if not sku.segments then
-      return {NO_RECORD, 0}
-    end
     if take_unrecorded ~= '1' then
-      return {UNRECORDED, 0}
+      return {sku.segments and UNRECORDED or NO_RECORD, 0}
     end
     local units = tonumber(asked)
     epoch = epoch or server_id()
-    if sku.epoch ~= epoch then
+    if not sku.segments or sku.epoch ~= epoch then
       redis.call('INCRBY', stock .. ':buyer:' .. user, units)
       redis.call('HSET', fence, 'state', 'CONFIRMED', 'quantity', units, 'alloc', '', 'unrecorded', 1, 'user', user,
         'ended_at', millis)

@@ -28,7 +28,8 @@ import org.springframework.stereotype.Component;
  *       that failed after it may have reached Redis fails the Try: its global transaction rolls back, and the Cancel
  *       gives back whatever landed.</li>
  *   <li>A second phase asks Redis first for every line: its fence record says whether Redis holds the line or the
- *       MySQL store does. While Redis cannot be asked, the MySQL store ends the lines it holds, and a line it does
+ *       MySQL store does. A Confirm of a line Redis has no record of (nor the SKU: Redis lost it) goes to the MySQL
+ *       store if it holds the line, else it is sold as the coordinator committed it and recorded in MySQL. While Redis cannot be asked, the MySQL store ends the lines it holds, and a line it does
  *       not hold waits for Redis (the phase fails and Seata retries it; every step is safe to repeat).</li>
  * </ul>
  */
@@ -200,7 +201,8 @@ class StoreRouter {
                     break;
                 case TAKEN_UNRECORDED:
                     log.warn("confirm found no reservation record for SKU {} (the Try never reached Redis, or Redis"
-                            + " lost it): the committed {} unit(s) were taken from available stock", line.skuId(),
+                            + " lost it): the committed {} unit(s) were sold (taken from available stock; on a SKU Redis"
+                            + " lost or must rebuild, counted in MySQL, from which it is rebuilt)", line.skuId(),
                             outcome.quantity());
                     record(phase, l, outcome.quantity(), ended.store(), true);
                     break;
@@ -267,7 +269,12 @@ class StoreRouter {
                     // Redis's tombstone is written; the MySQL store cancels what it holds, or writes its own tombstone
                     return inMysql(phase, l, true).orElse(new Ended(outcome, redis));
                 }
-                return new Ended(outcome, redis);
+                // Redis lost the SKU altogether: the MySQL store confirms the line if it holds it; else the committed
+                // sale is Redis's, recorded in MySQL (the script writes the CONFIRMED record, moving no counters), and
+                // Redis gets the SKU back from MySQL, which then counts it
+                events.publishEvent(new RebuildNeeded(l.skuId()));
+                return inMysql(phase, l, false).orElseGet(() ->
+                        new Ended(redis.end(phase, l, true).orElseThrow(), redis));
             default:
                 return new Ended(outcome, redis);
         }

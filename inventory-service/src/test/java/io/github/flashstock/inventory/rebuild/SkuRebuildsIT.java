@@ -157,6 +157,40 @@ class SkuRebuildsIT extends InventoryITSupport {
         assertThat(stock.at("/mysql/available").asLong()).isEqualTo(7);
     }
 
+    /**
+     * Redis lost the SKU altogether (a server that came back empty) while a reservation of it waited for its Confirm:
+     * the coordinator's commit is a sale all the same. It is counted in MySQL before the coordinator hears that the
+     * Confirm is done, and the SKU comes back from MySQL with it sold, so no other buyer can have that unit; a replay
+     * of the Confirm sells nothing more.
+     */
+    @Test
+    void aConfirmOfASkuRedisLostAltogetherIsSoldInMySqlAndTheSkuComesBackWithIt() throws Exception {
+        String sku = inventory.skuWith(10, 5, 2);
+        GlobalTransaction paid = begin();
+        String reservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(paid.getXid(), reservation, "dora",
+                List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(paid.getXid()).equals("TRIED"));
+        // every key of the SKU's slot goes: stock, segments, fence records, buyers, events
+        redis.delete(redis.keys(StockKeys.stock(sku) + "*"));
+        assertThat(redis.hasKey(StockKeys.stock(sku))).isFalse();
+
+        GlobalTransactions.commit(paid);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(paid.getXid()).equals("CONFIRMED"));
+        assertThat(inventory.stock(sku).at("/mysql/sold").asLong()).isEqualTo(2);
+        // the Confirm asked for the rebuild; the SKU comes back from MySQL, the sale counted
+        await().atMost(Duration.ofMinutes(3)).until(() -> thisServer().equals(epoch(sku)));
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/redis/available").asLong()).isEqualTo(8);
+        assertThat(stock.at("/redis/sold").asLong()).isEqualTo(2);
+        assertThat(stock.at("/redis/reserved").asLong()).isZero();
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(8);
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, paid.getXid(), reservation), "state"))
+                .isEqualTo("CONFIRMED");
+    }
+
     @Test
     void oneStaleSkuFoundBringsBackEveryStaleSkuOfThatServerInTheSameRound() throws Exception {
         String asked = inventory.skuWith(5, null, 1);

@@ -75,11 +75,23 @@ class ConfirmScriptIT extends ScriptITSupport {
     }
 
     @Test
-    void withoutARecordOrStockForTheSkuChangesNothing() {
+    void withoutARecordOrStockForTheSkuReportsItAndWhenToldRecordsTheSaleWithoutCounters() {
         String sku = "sku-nowhere-" + java.util.UUID.randomUUID();
+        String xid = xid();
 
-        assertThat(scripts.confirm.run(sku, xid(), "order-1", RETENTION, 2, "bob")).isEqualTo(new PhaseOutcome.NoRecord());
+        // asked first without taking: nothing changes, and the caller asks the MySQL store
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 2, "bob", false))
+                .isEqualTo(new PhaseOutcome.NoRecord());
         assertThat(scripts.redis.keys(StockKeys.stock(sku) + "*")).isEmpty();
+
+        // then told: the coordinator committed, so it is a sale; no counters exist to move (the SKU is rebuilt from
+        // MySQL, where the caller records it), and the record makes a replay a replay
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 2, "bob"))
+                .isEqualTo(new PhaseOutcome.TakenUnrecorded(2));
+        assertThat(scripts.redis.hasKey(StockKeys.stock(sku))).isFalse();
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("CONFIRMED");
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 2, "bob"))
+                .isEqualTo(new PhaseOutcome.AlreadyApplied(2));
     }
 
     @Test
