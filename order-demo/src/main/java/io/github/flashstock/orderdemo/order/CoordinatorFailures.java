@@ -6,6 +6,9 @@ import org.apache.seata.core.exception.TransactionException;
 /** Failures that came from Seata's coordinator or from the connection to it, not from the order's own work. */
 public final class CoordinatorFailures {
 
+    /** Where Seata's TM sends its requests to the coordinator and reads (casts) the answers. */
+    static final String TM_CALLS = "org.apache.seata.tm.DefaultTransactionManager";
+
     private CoordinatorFailures() {
     }
 
@@ -13,12 +16,20 @@ public final class CoordinatorFailures {
      * True when {@code e} or one of its causes is Seata's ({@link TransactionException}, {@link FrameworkException}),
      * or came out of Seata's connection to the coordinator: a channel that closed while a request waited for its
      * answer surfaces as a bare RuntimeException around Netty's exception (seen when the TC is killed during a
-     * GlobalBegin), not as one of Seata's typed exceptions.
+     * GlobalBegin), not as one of Seata's typed exceptions. Likewise anything thrown by the TM's own calls to the
+     * coordinator ({@code DefaultTransactionManager}: begin, commit, rollback, status): a chaos run saw its begin
+     * fail with a ClassCastException, the client having matched a GlobalCommitResponse to the GlobalBegin request.
+     * Only the frame that threw counts there: every exception of the order's own work passes through Seata's
+     * template further down its stack.
      */
     public static boolean is(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof TransactionException || t instanceof FrameworkException
                     || t.getClass().getName().startsWith("io.netty.channel.")) {
+                return true;
+            }
+            StackTraceElement[] stack = t.getStackTrace();
+            if (stack.length > 0 && stack[0].getClassName().equals(TM_CALLS)) {
                 return true;
             }
             for (StackTraceElement frame : t.getStackTrace()) {
