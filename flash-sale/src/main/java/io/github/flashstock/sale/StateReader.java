@@ -150,6 +150,18 @@ final class StateReader {
         }
     }
 
+    /**
+     * Deletes the sessions the TCs ended (rolled back) but could not delete, with no branch left, 30 s after their
+     * last change ({@link SeataSweep}); none while the database does not answer. @return one line per session deleted
+     */
+    List<String> sweepEndedSessions() {
+        try {
+            return SeataSweep.run(stack.endpoints(), stack.config().root(), Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
     /** Per SKU and buyer, the units of CONFIRMED reservations {Redis's, the MySQL store's}, from the ledger. */
     Map<String, List<long[]>> boughtByBuyer(Set<String> skuIds) {
         Map<String, List<long[]>> bought = new HashMap<>();
