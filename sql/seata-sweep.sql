@@ -19,17 +19,19 @@
 -- deleted. Common SQL of MySQL 8 and MariaDB 10.11; safe to run at any time and any number of times.
 
 SET @min_age_seconds = COALESCE(@min_age_seconds, 300);
+-- one cutoff for every statement below, so that what is listed is what is deleted
+SET @cutoff = NOW() - INTERVAL @min_age_seconds SECOND;
 
 -- what will go, for the log
 SELECT g.xid, g.status, g.gmt_modified FROM global_table g
-WHERE g.status IN (11, 13, 15) AND g.gmt_modified < NOW() - INTERVAL @min_age_seconds SECOND
+WHERE g.status IN (11, 13, 15) AND g.gmt_modified < @cutoff
   AND NOT EXISTS (SELECT 1 FROM branch_table b WHERE b.xid = g.xid);
 
 DELETE FROM lock_table
 WHERE xid IN (SELECT g.xid FROM global_table g
-              WHERE g.status IN (11, 13, 15) AND g.gmt_modified < NOW() - INTERVAL @min_age_seconds SECOND
+              WHERE g.status IN (11, 13, 15) AND g.gmt_modified < @cutoff
                 AND NOT EXISTS (SELECT 1 FROM branch_table b WHERE b.xid = g.xid));
 
 DELETE FROM global_table
-WHERE status IN (11, 13, 15) AND gmt_modified < NOW() - INTERVAL @min_age_seconds SECOND
+WHERE status IN (11, 13, 15) AND gmt_modified < @cutoff
   AND NOT EXISTS (SELECT 1 FROM branch_table b WHERE b.xid = global_table.xid);

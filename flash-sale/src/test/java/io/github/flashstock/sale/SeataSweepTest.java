@@ -12,18 +12,18 @@ import org.junit.jupiter.api.Test;
 class SeataSweepTest {
 
     @Test
-    void theFileIsTheAgeThenTheListingThenTheTwoDeletesEachOnTheSameStatuses() throws Exception {
+    void theFileIsTheCutoffThenTheListingThenTheTwoDeletesEachOnTheSameRows() throws Exception {
         Path root = Path.of(System.getProperty("devstack.root", "..")).toAbsolutePath().normalize();
         List<String> statements = SeataSweep.statements(Files.readString(root.resolve("sql/seata-sweep.sql")));
 
-        assertThat(statements).hasSize(4);
+        assertThat(statements).hasSize(5);
         assertThat(statements.get(0)).startsWith("SET @min_age_seconds = COALESCE(@min_age_seconds, 300)");
-        assertThat(statements.get(1)).startsWith("SELECT g.xid, g.status");
-        assertThat(statements.get(2)).startsWith("DELETE FROM lock_table");
-        assertThat(statements.get(3)).startsWith("DELETE FROM global_table");
-        assertThat(statements.subList(1, 4)).allSatisfy(sql -> assertThat(sql)
-                .contains("status IN (11, 13, 15)", "NOT EXISTS (SELECT 1 FROM branch_table b",
-                        "INTERVAL @min_age_seconds SECOND")
+        assertThat(statements.get(1)).isEqualTo("SET @cutoff = NOW() - INTERVAL @min_age_seconds SECOND");
+        assertThat(statements.get(2)).startsWith("SELECT g.xid, g.status");
+        assertThat(statements.get(3)).startsWith("DELETE FROM lock_table");
+        assertThat(statements.get(4)).startsWith("DELETE FROM global_table");
+        assertThat(statements.subList(2, 5)).allSatisfy(sql -> assertThat(sql)
+                .contains("status IN (11, 13, 15)", "NOT EXISTS (SELECT 1 FROM branch_table b", "< @cutoff")
                 .doesNotContain("--").doesNotEndWith(";"));
     }
 
