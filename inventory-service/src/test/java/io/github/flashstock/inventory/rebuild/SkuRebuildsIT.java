@@ -44,6 +44,9 @@ class SkuRebuildsIT extends InventoryITSupport {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    SkuRebuilds rebuilds;
+
     InventoryClient inventory;
 
     @BeforeEach
@@ -189,6 +192,28 @@ class SkuRebuildsIT extends InventoryITSupport {
         assertThat(stock.at("/mysql/available").asLong()).isEqualTo(8);
         assertThat(redis.opsForHash().get(StockKeys.fence(sku, paid.getXid(), reservation), "state"))
                 .isEqualTo("CONFIRMED");
+    }
+
+    /**
+     * Redis restarts when no buyer asks for the SKU any more (the end of a sale): nothing meets the SKU stale, yet it
+     * is rebuilt, because the service notices the new run id itself ({@link RedisRestartWatch}).
+     */
+    @Test
+    void aRedisRestartThatNoTryMeetsIsNoticedAndItsSkusAreRebuilt() throws Exception {
+        String sku = inventory.skuWith(10, null, 1);
+        String before = thisServer();
+        assertThat(epoch(sku)).isEqualTo(before);
+        // nothing else pending (a round also takes every other stale SKU it finds)
+        await().atMost(Duration.ofMinutes(2)).until(rebuilds::idle);
+
+        assertThat(io.github.flashstock.devstack.junit.SharedStack.kill(io.github.flashstock.devstack.Component.REDIS))
+                .hasSize(1);
+        io.github.flashstock.devstack.junit.SharedStack.restart(io.github.flashstock.devstack.Component.REDIS);
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> !thisServer().equals(before));
+        assertThat(epoch(sku)).as("stale after the restart").isEqualTo(before);
+
+        await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() -> thisServer().equals(epoch(sku)));
+        assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(10);
     }
 
     @Test
