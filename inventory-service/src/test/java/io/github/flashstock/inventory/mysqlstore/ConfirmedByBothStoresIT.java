@@ -90,7 +90,8 @@ class ConfirmedByBothStoresIT extends InventoryITSupport {
             assertThat(both.at("/mysql/allotment/sold").asLong()).as("the MySQL store sold it").isEqualTo(1);
         }
 
-        assertThat(mirror.round()).isPositive();
+        // the mirror's next round (its own worker, waiting on the monitor, may take it first)
+        mirror.round();
 
         JsonNode s = inventory.stock(sku);
         assertThat(s.at("/redis/sold").asLong()).isZero();
