@@ -29,9 +29,10 @@ import org.springframework.stereotype.Component;
  * Makes Redis reflect the reservations the MySQL store holds ({@code lua/mirror.lua}): each ledger row of the MySQL
  * store whose state Redis does not reflect yet ({@code redis_mirrored = 0}) gets its fence record in Redis, and its
  * units count towards the buyer's purchase limit there; a Redis reservation under the same ids (a retried Try that
- * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. Runs every {@code inventory.mysql-store.mirror-interval} and right after the MySQL
- * store took or ended a reservation; does nothing while Redis is out of reach. Any instance may mirror any row: the
- * script converges, so a row mirrored twice changes nothing the second time.
+ * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. Runs
+ * every {@code inventory.mysql-store.mirror-interval} and right after the MySQL store took or ended a reservation;
+ * does nothing while Redis is out of reach. Any instance may mirror any row: the script converges, so a row mirrored
+ * twice changes nothing the second time.
  *
  * <p>It is also what tells the Redis breaker that Redis is back ({@link RedisHealth}): when the breaker starts
  * testing (half-open), Tries still go to the MySQL store while this mirrors every row waiting, and only then sends
