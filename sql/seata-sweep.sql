@@ -2,7 +2,7 @@
 -- but could not delete, which no TC will ever delete.
 --
 -- How such a row comes about: a TC writes a session's final status, then deletes the row. When the database goes
--- away between the two (the chaos run's seed 7 killed MariaDB at that moment, docs/failures.md), the row stays in
+-- away between the two (MariaDB killed at that moment, docs/failures.md), the row stays in
 -- `global_table` with a final status and no branch left. The TCs' retry tasks pick up rows in `Committed` (and
 -- finish deleting them) but never `Rollbacked`, `TimeoutRollbacked` or `Finished` ones, so such a row stays for
 -- good: the console lists it, and the inventory reconciler reports it as OVERDUE_GLOBAL_SESSION.

@@ -26,13 +26,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The sequence a 10-minute chaos run met (seed 8), step by step on the real servers: a reservation that both stores
- * confirmed. Its first Try's Redis call timed out after it was sent, so the caller's retry went to the MySQL store
- * (the breaker was open); the first call then landed in Redis late; the Confirm ran in the MySQL store while Redis
- * was out of reach, and Seata's retry of it (the first answer lost) reached Redis, which confirmed its own record of
- * the late Try, all before the mirror had told Redis about the MySQL store's row. One unit too many was sold. The
- * mirror's next round gives Redis's sale back: both stores then agree to the unit, the buyer's count holds the
- * reservation once, and the reconciler finds nothing.
+ * A reservation that both stores confirmed, step by step on the real servers. Its first Try's Redis call times out
+ * after it was sent, so the caller's retry goes to the MySQL store (the breaker is open); the first call then lands
+ * in Redis late; the Confirm runs in the MySQL store while Redis is out of reach, and Seata's retry of it (the first
+ * answer lost) reaches Redis, which confirms its own record of the late Try, all before the mirror has told Redis
+ * about the MySQL store's row: one unit too many sold. The mirror's next round gives Redis's sale back: both stores
+ * then agree to the unit, the buyer's count holds the reservation once, and the reconciler finds nothing.
  */
 class ConfirmedByBothStoresIT extends InventoryITSupport {
 

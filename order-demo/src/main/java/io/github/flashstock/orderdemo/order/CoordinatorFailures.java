@@ -17,8 +17,8 @@ public final class CoordinatorFailures {
      * or came out of Seata's connection to the coordinator: a channel that closed while a request waited for its
      * answer surfaces as a bare RuntimeException around Netty's exception (seen when the TC is killed during a
      * GlobalBegin), not as one of Seata's typed exceptions. Likewise anything thrown by the TM's own calls to the
-     * coordinator ({@code DefaultTransactionManager}: begin, commit, rollback, status): a chaos run saw its begin
-     * fail with a ClassCastException, the client having matched a GlobalCommitResponse to the GlobalBegin request.
+     * coordinator ({@code DefaultTransactionManager}: begin, commit, rollback, status), such as a begin that fails
+     * with a ClassCastException when the client matches a GlobalCommitResponse to the GlobalBegin request.
      * Only the frame that threw counts there: every exception of the order's own work passes through Seata's
      * template further down its stack.
      */

@@ -9,7 +9,7 @@ class CoordinatorFailuresTest {
 
     @Test
     void anExceptionThrownByTheTransactionManagersCallIsTheCoordinators() {
-        // the shape a chaos run saw: the TM's begin cast the answer it was handed, a GlobalCommitResponse
+        // the TM's begin cast the answer it was handed, a GlobalCommitResponse
         ClassCastException mixedUp = thrownAt(new ClassCastException("GlobalCommitResponse cannot be cast to"
                 + " GlobalBeginResponse"), CoordinatorFailures.TM_CALLS, "begin");
 
