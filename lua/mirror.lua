@@ -10,8 +10,11 @@
 -- ARGV[2]  reservation id
 -- ARGV[3]  units of this SKU the MySQL store holds or held for the reservation (> 0)
 -- ARGV[4]  the buyer's user id
--- ARGV[5]  the MySQL row's state: TRIED, CONFIRMED or CANCELLED
+-- ARGV[5]  the MySQL row's state: TRIED, CONFIRMED, CANCELLED or REFUSED (the MySQL store recorded the refusal of the
+--          reservation's Try while Redis could not be asked: StoreRouter)
 -- ARGV[6]  seconds to keep the record once the reservation has ended
+-- ARGV[7..9] with REFUSED: the refusal as try.lua answers it (its code, a and b), for a replay of the Try to be
+--          answered with it; else absent
 --
 -- Reply {code, units the buyer's count holds for this reservation now}
 --   0 MIRRORED            the fence record <KEYS[1]>:tx:<xid>:<reservation> says MYSQL while the MySQL store holds
@@ -19,11 +22,14 @@
 --                         cancel.lua answer HELD_IN_MYSQL) and CANCELLED once the MySQL store cancelled it (try.lua
 --                         refuses, as after any Cancel); the buyer's count holds its units while it is TRIED or
 --                         CONFIRMED and none once cancelled (field counted: what this record adds to the count;
---                         counted_at: the server's time when the count first held its units)
+--                         counted_at: the server's time when the count first held its units); for a REFUSED row, a
+--                         REFUSED record as cancel.lua writes for a refusal recorded in Redis (try.lua answers a
+--                         replay with the refusal, confirm.lua takes nothing, cancel.lua ends there), counting nothing
 --   1 DUPLICATE_RELEASED  Redis held a TRIED reservation of its own under the same ids (a retried Try that reached
---                         Redis after the MySQL store had taken it): its units went back to available, as cancel.lua
---                         gives them back (with its CANCELLED event), and the record then became the MySQL store's,
---                         as for MIRRORED
+--                         Redis after the MySQL store had taken or refused it, or a Try whose answer was lost on the
+--                         way before the retry went to the MySQL store): its units went back to available, as
+--                         cancel.lua gives them back (with its CANCELLED event), and the record then became the MySQL
+--                         store's, as for MIRRORED
 --   2 ENDED_IN_REDIS      Redis's own reservation under the same ids was confirmed or cancelled already, by a phase
 --                         that reached Redis first (whose MySQL step resolved the MySQL store's side), and not both
 --                         stores confirmed (SALE_RETURNED): nothing changed
@@ -53,8 +59,16 @@ local retention = tonumber(ARGV[6])
 if units == nil or units <= 0 or units ~= math.floor(units) then
   return redis.error_reply('mirror units must be a positive integer, not ' .. tostring(ARGV[3]))
 end
-if mysql_state ~= 'TRIED' and mysql_state ~= 'CONFIRMED' and mysql_state ~= 'CANCELLED' then
-  return redis.error_reply('mirror state must be TRIED, CONFIRMED or CANCELLED, not ' .. tostring(mysql_state))
+if mysql_state ~= 'TRIED' and mysql_state ~= 'CONFIRMED' and mysql_state ~= 'CANCELLED'
+    and mysql_state ~= 'REFUSED' then
+  return redis.error_reply('mirror state must be TRIED, CONFIRMED, CANCELLED or REFUSED, not ' .. tostring(mysql_state))
+end
+local refusal = nil
+if mysql_state == 'REFUSED' then
+  refusal = {tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])}
+  if not refusal[1] or not refusal[2] or not refusal[3] then
+    return redis.error_reply('a REFUSED row needs its refusal (code, a, b)')
+  end
 end
 if redis.call('EXISTS', stock) == 0 then
   return {UNKNOWN_SKU, 0}
@@ -102,12 +116,19 @@ elseif record.state then
   end
 end
 
-local wanted = mysql_state == 'CANCELLED' and 0 or units
+local wanted = (mysql_state == 'CANCELLED' or refusal) and 0 or units
 local buyer = stock .. ':buyer:' .. user
 if wanted ~= counted then
   if redis.call('INCRBY', buyer, wanted - counted) <= 0 then
     redis.call('DEL', buyer)
   end
+end
+if refusal then
+  redis.call('HSET', fence, 'state', 'REFUSED', 'quantity', 0, 'user', user, 'mirrored', 1, 'counted', 0,
+    'mysql_state', 'REFUSED', 'refused_code', refusal[1], 'refused_a', refusal[2], 'refused_b', refusal[3],
+    'refused_key', stock, 'ended_at', now_millis())
+  redis.call('EXPIRE', fence, retention)
+  return {code, 0}
 end
 redis.call('HSET', fence, 'state', mysql_state == 'CANCELLED' and 'CANCELLED' or 'MYSQL', 'quantity', units,
   'user', user, 'mirrored', 1, 'counted', wanted, 'mysql_state', mysql_state)

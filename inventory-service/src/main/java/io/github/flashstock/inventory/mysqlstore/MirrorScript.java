@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.mysqlstore;
 
 import io.github.flashstock.inventory.redis.Scripts;
+import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.stock.StockKeys;
 import java.time.Duration;
 import java.util.List;
@@ -35,8 +36,22 @@ public class MirrorScript {
     /** @param state the MySQL row's state: TRIED, CONFIRMED or CANCELLED */
     public Outcome run(String skuId, String xid, String reservationId, long units, String userId, String state,
                        Duration retention) {
-        List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), xid, reservationId,
-                Long.toString(units), userId == null ? "" : userId, state, Long.toString(retention.toSeconds()));
+        return call(skuId, xid, reservationId, units, userId, state, retention);
+    }
+
+    /** A REFUSED row of the MySQL store: Redis gets the refusal's record, as try.lua answers it ({@code refusal}). */
+    public Outcome runRefused(String skuId, String xid, String reservationId, long units, String userId,
+                              CancelScript.RecordedRefusal refusal, Duration retention) {
+        return call(skuId, xid, reservationId, units, userId, "REFUSED", retention,
+                Integer.toString(refusal.code().ordinal()), Long.toString(refusal.a()), Long.toString(refusal.b()));
+    }
+
+    private Outcome call(String skuId, String xid, String reservationId, long units, String userId, String state,
+                         Duration retention, String... refusal) {
+        List<Object> args = new java.util.ArrayList<>(List.of(xid, reservationId, Long.toString(units),
+                userId == null ? "" : userId, state, Long.toString(retention.toSeconds())));
+        args.addAll(List.of(refusal));
+        List<Long> reply = redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray());
         int code = (int) Scripts.at(reply, 0);
         if (code < 0 || code >= Code.values().length) {
             throw Scripts.unknownCode("mirror.lua", reply);

@@ -353,17 +353,25 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * buyer's limit); a refusal recorded while the SKU was stale says so again.
      */
     private TryOutcome refusedAgain(TryRequest request, StockLine line) {
+        String refusal = ledger.rowsOfReservation(request.xid(), request.reservationId()).stream()
+                .filter(r -> r.skuId().equals(line.skuId())).findFirst().map(LedgerRow::refusal).orElse("");
+        return refusedAsItStands(request.xid(), request.reservationId(), request.userId(), line, refusal);
+    }
+
+    /**
+     * The refusal a REFUSED row of this store names ({@code refusal}), with the figures as they stand now: the
+     * allotment's units, or the buyer's limit and what the buyer holds besides this reservation.
+     */
+    TryOutcome refusedAsItStands(String xid, String reservationId, String userId, StockLine line, String refusal) {
         SkuStockRow row = skus.find(line.skuId());
         if (row == null) {
             return new TryOutcome.UnknownSku(line.skuId());
         }
-        String refusal = ledger.rowsOfReservation(request.xid(), request.reservationId()).stream()
-                .filter(r -> r.skuId().equals(line.skuId())).findFirst().map(LedgerRow::refusal).orElse("");
-        return switch (refusal) {
+        return switch (refusal == null ? "" : refusal) {
             case STALE_SKU -> new TryOutcome.StaleSku(line.skuId());
             case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
                     row.perUserLimit() == null ? 0 : row.perUserLimit(),
-                    ledger.held(line.skuId(), request.userId(), request.xid(), request.reservationId()));
+                    ledger.held(line.skuId(), userId, xid, reservationId));
             default -> new TryOutcome.InsufficientStock(line.skuId(), line.quantity(), row.allotmentAvailable());
         };
     }

@@ -4,6 +4,9 @@ import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.events.StockEventsWritten;
 import io.github.flashstock.inventory.redis.RedisHealth;
 import io.github.flashstock.inventory.redis.RedisUnreachable;
+import io.github.flashstock.inventory.reservation.CancelScript;
+import io.github.flashstock.inventory.reservation.TryOutcome;
+import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.UnmirroredRow;
@@ -29,7 +32,10 @@ import org.springframework.stereotype.Component;
  * Makes Redis reflect the reservations the MySQL store holds ({@code lua/mirror.lua}): each ledger row of the MySQL
  * store whose state Redis does not reflect yet ({@code redis_mirrored = 0}) gets its fence record in Redis, and its
  * units count towards the buyer's purchase limit there; a Redis reservation under the same ids (a retried Try that
- * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. Runs
+ * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. A
+ * refusal the MySQL store recorded (a REFUSED row) becomes Redis's REFUSED record, which releases a Redis reservation
+ * of the same Try that landed late and refuses one that lands later (once the transaction has ended, no phase would
+ * give its units back). Runs
  * every {@code inventory.mysql-store.mirror-interval} and right after the MySQL store took or ended a reservation;
  * does nothing while Redis is out of reach. Any instance may mirror any row: the script converges, so a row mirrored
  * twice changes nothing the second time.
@@ -50,6 +56,7 @@ class MysqlStoreMirror implements DisposableBean {
     private static final int BATCH = 500;
 
     private final StockLedgerMapper ledger;
+    private final MysqlReservations reservations;
     private final MirrorScript script;
     private final RedisHealth redis;
     private final InventorySettings settings;
@@ -64,11 +71,12 @@ class MysqlStoreMirror implements DisposableBean {
         return t;
     });
 
-    MysqlStoreMirror(StockLedgerMapper ledger, MirrorScript script, RedisHealth redis, InventorySettings settings,
+    MysqlStoreMirror(StockLedgerMapper ledger, MysqlReservations reservations, MirrorScript script, RedisHealth redis, InventorySettings settings,
                   MeterRegistry meters, ApplicationEventPublisher events, RedisStockReader reader,
                   @Value("${inventory.mysql-store.mirror-interval:250ms}") Duration interval) {
         this.reader = reader;
         this.ledger = ledger;
+        this.reservations = reservations;
         this.script = script;
         this.redis = redis;
         this.settings = settings;
@@ -183,8 +191,15 @@ class MysqlStoreMirror implements DisposableBean {
     }
 
     private boolean mirror(UnmirroredRow row, Calls calls) {
-        MirrorScript.Outcome outcome = calls.run(() -> script.run(row.skuId(), row.xid(), row.reservationKey(),
-                row.quantity(), row.userId(), row.state(), settings.fenceRetention()));
+        MirrorScript.Outcome outcome;
+        if ("REFUSED".equals(row.state())) {
+            CancelScript.RecordedRefusal refusal = recorded(row);
+            outcome = calls.run(() -> script.runRefused(row.skuId(), row.xid(), row.reservationKey(), row.quantity(),
+                    row.userId(), refusal, settings.fenceRetention()));
+        } else {
+            outcome = calls.run(() -> script.run(row.skuId(), row.xid(), row.reservationKey(), row.quantity(),
+                    row.userId(), row.state(), settings.fenceRetention()));
+        }
         meters.counter("inventory.mysql-store.mirrored", "outcome", outcome.code().name().toLowerCase(Locale.ROOT))
                 .increment();
         switch (outcome.code()) {
@@ -192,9 +207,11 @@ class MysqlStoreMirror implements DisposableBean {
                 return false;
             }
             case DUPLICATE_RELEASED -> {
-                log.warn("reservation {} of SKU {} was held by both stores (a retried Try reached Redis after the MySQL"
-                        + " path had taken it): Redis's units were released, the MySQL store's reservation stands",
-                        row.reservationKey(), row.skuId());
+                log.warn("reservation {} of SKU {} was {} by the MySQL store and held by Redis as well (a Try that"
+                        + " reached Redis late, or a retried one): Redis's units were released, the MySQL store's {}"
+                        + " stands", row.reservationKey(), row.skuId(),
+                        "REFUSED".equals(row.state()) ? "refused" : "held",
+                        "REFUSED".equals(row.state()) ? "refusal" : "reservation");
                 events.publishEvent(new StockEventsWritten(List.of(row.skuId())));
             }
             case SALE_RETURNED -> {
@@ -212,6 +229,17 @@ class MysqlStoreMirror implements DisposableBean {
         }
         ledger.mirrored(row.id(), row.state());
         return true;
+    }
+
+    /**
+     * The refusal of a REFUSED row as Redis records it: the figures as they stand now (the MySQL store answers a
+     * replay of the Try the same way).
+     */
+    private CancelScript.RecordedRefusal recorded(UnmirroredRow row) {
+        TryOutcome refusal = reservations.refusedAsItStands(row.xid(), row.reservationKey(), row.userId(),
+                new StockLine(row.skuId(), Math.toIntExact(row.quantity())), row.refusal());
+        return CancelScript.RecordedRefusal.of(refusal)
+                .orElseGet(() -> new CancelScript.RecordedRefusal(refusal.code(), row.skuId(), 0, 0));
     }
 
     @Override

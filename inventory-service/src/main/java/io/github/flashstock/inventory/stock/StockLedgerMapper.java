@@ -18,11 +18,16 @@ public interface StockLedgerMapper {
 
     /**
      * The record of a refused Try on one SKU (state REFUSED, with the refusal): a Confirm that meets it takes
-     * nothing. @return 1 when written, 0 when the reservation has a row of this SKU already (nothing changed)
+     * nothing. The MySQL store's record of a refusal the buyer is told is final (insufficient stock, the buyer's limit)
+     * waits to be mirrored to Redis ({@code lua/mirror.lua} writes Redis's REFUSED record, which releases a Redis
+     * reservation of the same Try that landed late, and refuses one landing later); a stale SKU's refusal (a 503 the
+     * caller retries, which Redis may take once the SKU is rebuilt) is not mirrored.
+     * @return 1 when written, 0 when the reservation has a row of this SKU already (nothing changed)
      */
     @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored, refusal) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity},"
-            + " 'REFUSED', #{store}, #{userId}, 1, #{refusal})")
+            + " 'REFUSED', #{store}, #{userId}, IF(#{store} = 'MYSQL' AND #{refusal} <> 'stale-sku', 0, 1),"
+            + " #{refusal})")
     int insertRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
                       @Param("branchId") long branchId, @Param("skuId") String skuId, @Param("quantity") long quantity,
                       @Param("store") String store, @Param("userId") String userId,
@@ -124,7 +129,7 @@ public interface StockLedgerMapper {
     java.util.List<java.util.Map<String, Object>> reserveUnitsBySku();
 
     /** Rows of the MySQL store whose state Redis does not reflect yet, oldest first. */
-    @Select("SELECT id, xid, reservation_key, sku_id, quantity, state, user_id FROM stock_ledger"
+    @Select("SELECT id, xid, reservation_key, sku_id, quantity, state, user_id, refusal FROM stock_ledger"
             + " WHERE store = 'MYSQL' AND redis_mirrored = 0 ORDER BY id LIMIT #{limit}")
     java.util.List<UnmirroredRow> unmirrored(@Param("limit") int limit);
 

@@ -102,6 +102,59 @@ class MirrorScriptIT extends ScriptITSupport {
         assertThat(scripts.reader.heldBy(sku, "carol")).isEqualTo(4);
     }
 
+    /**
+     * A refusal the MySQL store recorded (Redis out of reach) while a Redis call of the same Try landed late: Redis's
+     * units go back, and its REFUSED record answers a replay of the Try with the refusal, a Confirm with nothing
+     * taken, a Cancel as done; a replay of the mirror changes nothing.
+     */
+    @Test
+    void aRefusalOfTheMySqlStoreReleasesALateRedisTryAndRefusesItsReplays() {
+        String sku = scripts.sku(10, 3, 2);
+        String xid = xid();
+        scripts.tryScript.run(xid, "order-1", 1, "erin", lines(sku, 2));
+        assertThat(scripts.stock(sku).available()).isEqualTo(8);
+        var refusal = new io.github.flashstock.inventory.reservation.CancelScript.RecordedRefusal(
+                TryOutcome.Code.PURCHASE_LIMIT_EXCEEDED, sku, 3, 2);
+
+        MirrorScript.Outcome outcome = scripts.mirror.runRefused(sku, xid, "order-1", 2, "erin", refusal, RETENTION);
+
+        assertThat(outcome).isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.DUPLICATE_RELEASED, 0));
+        RedisStock stock = scripts.stock(sku);
+        assertConserved(stock);
+        assertThat(stock.available()).isEqualTo(10);
+        assertThat(stock.reserved()).isZero();
+        assertThat(scripts.reader.heldBy(sku, "erin")).isZero();
+        assertThat(scripts.reader.openReservations(sku)).isEmpty();
+        assertThat(scripts.reader.fenceState(sku, xid, "order-1")).contains("REFUSED");
+        assertThat(scripts.redis.getExpire(StockKeys.fence(sku, xid, "order-1"))).isPositive();
+        assertThat(scripts.tryScript.run(xid, "order-1", 1, "erin", lines(sku, 2)))
+                .isEqualTo(new TryOutcome.PurchaseLimitExceeded(sku, 2, 3, 2));
+        assertThat(scripts.confirm.run(sku, xid, "order-1", RETENTION, 2, "erin"))
+                .isEqualTo(new PhaseOutcome.Refused());
+        assertThat(scripts.cancel.run(sku, xid, "order-1", RETENTION).code())
+                .isEqualTo(PhaseOutcome.Code.ALREADY_APPLIED);
+        assertThat(scripts.mirror.runRefused(sku, xid, "order-1", 2, "erin", refusal, RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        assertThat(scripts.reader.heldBy(sku, "erin")).isZero();
+
+        // with no Redis record, the refusal's record is written and a late Try landing after it is refused
+        String other = xid();
+        assertThat(scripts.mirror.runRefused(sku, other, "order-2", 1, "erin", new io.github.flashstock.inventory
+                .reservation.CancelScript.RecordedRefusal(TryOutcome.Code.INSUFFICIENT_STOCK, sku, 0, 0), RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 0));
+        assertThat(scripts.tryScript.run(other, "order-2", 1, "erin", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.InsufficientStock(sku, 1, 0));
+        assertThat(scripts.stock(sku).available()).isEqualTo(10);
+        // a Redis sale of its own under the same ids has ended there: left as it is
+        String sold = xid();
+        scripts.tryScript.run(sold, "order-3", 1, "erin", lines(sku, 1));
+        scripts.confirm.run(sku, sold, "order-3", RETENTION, 1, "erin");
+        assertThat(scripts.mirror.runRefused(sku, sold, "order-3", 1, "erin", refusal, RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.ENDED_IN_REDIS, 0));
+        assertThat(scripts.stock(sku).sold()).isEqualTo(1);
+    }
+
     @Test
     void leavesARedisReservationThatEndedAloneAndAnUnknownSku() {
         String sku = scripts.skuWithAvailable(10);
