@@ -56,6 +56,20 @@ public abstract class InventoryITSupport {
         LiveConfig.ensureInstalled();
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    private io.github.flashstock.inventory.redis.RedisHealth redisBreaker;
+
+    /**
+     * Every test starts with Redis's breaker closed: a test that stopped or restarted Redis waits for it itself, but
+     * the breaker may still be testing Redis (half-open) when the next test class begins, which would send that class's
+     * phases to the MySQL store. Waiting here makes a test's result independent of the class that ran before it.
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void redisBreakerClosed() {
+        org.awaitility.Awaitility.await("the Redis breaker closed (state " + redisBreaker.state() + ")")
+                .atMost(java.time.Duration.ofSeconds(30)).until(redisBreaker::healthy);
+    }
+
     /**
      * Lets a test hold a Try between its branch registration and its script, see the stock events, and move the
      * service's clock forward.

@@ -214,6 +214,8 @@ class SkuRebuildsIT extends InventoryITSupport {
 
         await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() -> thisServer().equals(epoch(sku)));
         assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(10);
+        // the rest of the round (every SKU of the tests before, all stale now) before the next test
+        await().atMost(Duration.ofMinutes(2)).until(rebuilds::idle);
     }
 
     @Test
