@@ -54,6 +54,8 @@ class MysqlStoreMirror implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(MysqlStoreMirror.class);
     private static final int BATCH = 500;
+    /** Redis's own records of a reservation whose phase came and sold nothing: no phase will reach the MySQL store. */
+    private static final java.util.Set<String> ENDED_WITHOUT_SALE = java.util.Set.of("CANCELLED", "REFUSED");
 
     private final StockLedgerMapper ledger;
     private final MysqlReservations reservations;
@@ -222,13 +224,37 @@ class MysqlStoreMirror implements DisposableBean {
                 meters.counter("inventory.mysql-store.sales-returned").increment();
                 events.publishEvent(new StockEventsWritten(List.of(row.skuId())));
             }
-            case ENDED_IN_REDIS -> log.info("reservation {} of SKU {}: Redis's own reservation under the same ids had"
-                    + " ended already; nothing mirrored", row.reservationKey(), row.skuId());
+            case ENDED_IN_REDIS -> {
+                if ("TRIED".equals(row.state()) && calls.run(() -> reader.fenceState(row.skuId(), row.xid(),
+                        row.reservationKey())).filter(ENDED_WITHOUT_SALE::contains).isPresent()) {
+                    cancelLateTry(row);
+                    return true;
+                }
+                log.info("reservation {} of SKU {}: Redis's own reservation under the same ids had ended already;"
+                        + " nothing mirrored", row.reservationKey(), row.skuId());
+            }
             case MIRRORED -> {
             }
         }
         ledger.mirrored(row.id(), row.state());
         return true;
+    }
+
+    /**
+     * A reservation the MySQL store holds that Redis has seen end without a sale: Redis's own record under the same
+     * ids is CANCELLED (the Cancel ran there) or REFUSED (the caller's retry of the Try was refused there, so the
+     * transaction's Cancel ends there and a Confirm takes nothing), while the MySQL store's Try of an earlier attempt,
+     * its answer lost, landed after the phase had come and gone. No phase will reach it, so it is cancelled here:
+     * its units go back to the allotment, and the next round mirrors the CANCELLED row.
+     */
+    private void cancelLateTry(UnmirroredRow row) {
+        StockLine line = new StockLine(row.skuId(), Math.toIntExact(row.quantity()));
+        java.util.Optional<io.github.flashstock.inventory.reservation.PhaseOutcome> outcome = reservations.cancel(
+                row.xid(), row.reservationKey(), 0, row.userId(), line, false);
+        meters.counter("inventory.mysql-store.late-tries-cancelled").increment();
+        log.warn("reservation {} of SKU {} was taken by the MySQL store after Redis had ended it without a sale"
+                + " (cancelled or refused there): cancelled now, {} unit(s) back in the allotment ({})",
+                row.reservationKey(), row.skuId(), row.quantity(), outcome.map(Object::toString).orElse("no row"));
     }
 
     /**
