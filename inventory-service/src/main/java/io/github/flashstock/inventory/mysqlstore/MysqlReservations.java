@@ -442,7 +442,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * reserve. With {@code fence}, a line no store holds gets a CANCELLED row (a tombstone), which refuses a late Try
      * on the MySQL store ({@link PhaseOutcome.NoRecord}); the caller asks for it once Redis has its own tombstone.
      *
-     * @return empty when the MySQL store does not hold the line (and, without {@code fence}, there is no row)
+     * @return empty when the MySQL store does not hold the line (and, without {@code fence}, there is no row), or,
+     *         without {@code fence}, when its row is the refusal of a stale SKU (Redis must be asked first)
      */
     Optional<PhaseOutcome> cancel(String xid, String reservationId, long branchId, String userId, StockLine line,
                                   boolean fence) {
@@ -456,6 +457,11 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 row = ledger.lock(xid, reservationId, line.skuId()); // written meanwhile
             }
             if (row == null || !row.heldByMysql()) {
+                return Optional.<PhaseOutcome>empty();
+            }
+            if (!fence && "REFUSED".equals(row.state()) && STALE_SKU.equals(row.refusal())) {
+                // a stale SKU's refusal is not mirrored to Redis, where an earlier slot group of the same Try, or a
+                // call of it that landed late, may hold units: this Cancel waits until Redis can be asked
                 return Optional.<PhaseOutcome>empty();
             }
             return Optional.of(switch (row.state()) {

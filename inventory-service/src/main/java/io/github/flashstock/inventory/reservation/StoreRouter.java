@@ -266,8 +266,14 @@ class StoreRouter {
                         new Ended(redis.end(phase, l, true).orElseThrow(), redis));
             case NO_RECORD:
                 if (phase == Phase.CANCEL) {
-                    // Redis's tombstone is written; the MySQL store cancels what it holds, or writes its own tombstone
-                    return inMysql(phase, l, true).orElse(new Ended(outcome, redis));
+                    // Redis's tombstone is written; the MySQL store cancels what it holds, or writes its own tombstone;
+                    // it holds nothing and writes none when the ledger has the row of a Redis reservation, which Redis
+                    // no longer has (it lost the record, or the SKU altogether): that row ends CANCELLED
+                    return inMysql(phase, l, true).orElseGet(() -> {
+                        sales.cancelled(l.xid(), l.reservationId(), l.branchId(), l.skuId(), l.line().quantity(),
+                                l.userId());
+                        return new Ended(outcome, redis);
+                    });
                 }
                 // Redis lost the SKU altogether: the MySQL store confirms the line if it holds it; else the committed
                 // sale is Redis's, recorded in MySQL (the script writes the CONFIRMED record, moving no counters), and

@@ -119,10 +119,40 @@ class RefusedByTheMySqlStoreIT extends InventoryITSupport {
         assertThat(after.at("/mysql/sold").asLong()).isZero();
     }
 
-    /** What Seata hands the participant's phases of branch 7: the Try's action context. */
+    /**
+     * A stale SKU's refusal, which is not mirrored (a caller retries a 503): the Try's earlier slot group reserved in
+     * Redis, a later one met a stale SKU, and the refusal was recorded in the MySQL store. A Cancel while Redis cannot
+     * be asked does not end on that record (it would leave Redis's units reserved): it waits for Redis, and once
+     * Redis answers, Redis's units go back.
+     */
+    @Test
+    void aCancelWaitsForRedisWhenTheMySqlStoreHoldsOnlyAStaleSkusRefusal() {
+        InventoryClient inventory = new InventoryClient(http);
+        String sku = inventory.skuWith(10, null, 1);
+        String xid = "127.0.0.1:8091:" + UUID.randomUUID();
+        StockLine line = new StockLine(sku, 1);
+        // the earlier slot group's line reserved in Redis; the refusal of the whole Try recorded in the MySQL store
+        assertThat(tryScript.run(xid, "order-2", 7, "ida", List.of(line))).isEqualTo(new TryOutcome.Reserved());
+        store.refuse(xid, "order-2", 7, "ida", line, MysqlReservations.STALE_SKU);
+
+        // Redis out of reach: the MySQL store does not answer for it
+        assertThat(store.cancel(xid, "order-2", 7, "ida", line, false)).isEmpty();
+        // Seata's retry, Redis reachable again: its units go back
+        assertThat(action.cancel(context(xid, sku, "order-2", "ida"))).isTrue();
+        JsonNode s = inventory.stock(sku);
+        assertThat(s.at("/redis/reserved").asLong()).isZero();
+        assertThat(s.at("/redis/available").asLong()).isEqualTo(10);
+        assertThat(redis.opsForHash().get(StockKeys.fence(sku, xid, "order-2"), "state")).isEqualTo("CANCELLED");
+    }
+
     private static BusinessActionContext context(String xid, String sku) {
+        return context(xid, sku, "order-1", "gus");
+    }
+
+    /** What Seata hands the participant's phases of branch 7: the Try's action context. */
+    private static BusinessActionContext context(String xid, String sku, String reservation, String user) {
         BusinessActionContext context = new BusinessActionContext(xid, "7", new java.util.HashMap<>(Map.of(
-                "reservationId", "order-1", "userId", "gus", "lines", sku + "*1")));
+                "reservationId", reservation, "userId", user, "lines", sku + "*1")));
         context.setActionName(ReservationAction.NAME);
         return context;
     }

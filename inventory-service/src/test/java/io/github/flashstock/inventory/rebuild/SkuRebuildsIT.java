@@ -195,6 +195,31 @@ class SkuRebuildsIT extends InventoryITSupport {
     }
 
     /**
+     * Redis lost the SKU altogether while a reservation of it waited for its Cancel: the rollback ends the
+     * reservation's ledger row (CANCELLED), and MySQL's stock is untouched (Redis held the units).
+     */
+    @Test
+    void aCancelOfASkuRedisLostAltogetherEndsItsLedgerRow() throws Exception {
+        String sku = inventory.skuWith(10, 5, 2);
+        GlobalTransaction abandoned = begin();
+        String reservation = "order-" + UUID.randomUUID();
+        assertThat(inventory.reserve(abandoned.getXid(), reservation, "gil",
+                List.of(new InventoryClient.Item(sku, 2))).getStatusCode().value()).isEqualTo(201);
+        RootContext.unbind();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(abandoned.getXid()).equals("TRIED"));
+        redis.delete(redis.keys(StockKeys.stock(sku) + "*"));
+
+        GlobalTransactions.rollback(abandoned);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ledgerState(abandoned.getXid()).equals("CANCELLED"));
+        JsonNode stock = inventory.stock(sku);
+        assertThat(stock.at("/mysql/sold").asLong()).isZero();
+        assertThat(stock.at("/mysql/available").asLong()).isEqualTo(10);
+        assertThat(jdbc.queryForList("SELECT CONCAT(store, ' ', state) FROM stock_ledger WHERE xid = ?",
+                String.class, abandoned.getXid())).containsExactly("REDIS CANCELLED");
+    }
+
+    /**
      * Redis restarts when no buyer asks for the SKU any more (the end of a sale): nothing meets the SKU stale, yet it
      * is rebuilt, because the service notices the new run id itself ({@link RedisRestartWatch}).
      */
