@@ -30,9 +30,11 @@
 --                         way before the retry went to the MySQL store): its units went back to available, as
 --                         cancel.lua gives them back (with its CANCELLED event), and the record then became the MySQL
 --                         store's, as for MIRRORED
---   2 ENDED_IN_REDIS      Redis's own reservation under the same ids was confirmed or cancelled already, by a phase
---                         that reached Redis first (whose MySQL step resolved the MySQL store's side), and not both
---                         stores confirmed (SALE_RETURNED): nothing changed
+--   2 ENDED_IN_REDIS      Redis's own record under the same ids was confirmed, cancelled or refused already, by a
+--                         phase that reached Redis first (whose MySQL step resolved the MySQL store's side) or a
+--                         refusal recorded there, and not both stores confirmed (SALE_RETURNED): nothing changed (the
+--                         service cancels a TRIED row of the MySQL store that Redis ended without a sale:
+--                         MysqlStoreMirror)
 --   3 UNKNOWN_SKU         the SKU has no stock hash in Redis: nothing changed (mirrored once it is rebuilt)
 --   4 SALE_RETURNED       both stores confirmed the reservation: the MySQL store's row is CONFIRMED and Redis holds a
 --                         CONFIRMED record of its own under the same ids (the MySQL store confirmed while Redis was

@@ -5,15 +5,18 @@ import io.github.flashstock.inventory.events.StockEventsWritten;
 import io.github.flashstock.inventory.redis.RedisHealth;
 import io.github.flashstock.inventory.redis.RedisUnreachable;
 import io.github.flashstock.inventory.reservation.CancelScript;
+import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
-import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.UnmirroredRow;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +38,8 @@ import org.springframework.stereotype.Component;
  * reached Redis too) is released, and a sale Redis made of a reservation the MySQL store sold too is returned. A
  * refusal the MySQL store recorded (a REFUSED row) becomes Redis's REFUSED record, which releases a Redis reservation
  * of the same Try that landed late and refuses one that lands later (once the transaction has ended, no phase would
- * give its units back). Runs
- * every {@code inventory.mysql-store.mirror-interval} and right after the MySQL store took or ended a reservation;
+ * give its units back); a reservation of the MySQL store that Redis saw end without a sale is cancelled. Runs every
+ * {@code inventory.mysql-store.mirror-interval} and right after the MySQL store took or ended a reservation;
  * does nothing while Redis is out of reach. Any instance may mirror any row: the script converges, so a row mirrored
  * twice changes nothing the second time.
  *
@@ -55,7 +58,7 @@ class MysqlStoreMirror implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(MysqlStoreMirror.class);
     private static final int BATCH = 500;
     /** Redis's own records of a reservation whose phase came and sold nothing: no phase will reach the MySQL store. */
-    private static final java.util.Set<String> ENDED_WITHOUT_SALE = java.util.Set.of("CANCELLED", "REFUSED");
+    private static final Set<String> ENDED_WITHOUT_SALE = Set.of("CANCELLED", "REFUSED");
 
     private final StockLedgerMapper ledger;
     private final MysqlReservations reservations;
@@ -73,9 +76,10 @@ class MysqlStoreMirror implements DisposableBean {
         return t;
     });
 
-    MysqlStoreMirror(StockLedgerMapper ledger, MysqlReservations reservations, MirrorScript script, RedisHealth redis, InventorySettings settings,
-                  MeterRegistry meters, ApplicationEventPublisher events, RedisStockReader reader,
-                  @Value("${inventory.mysql-store.mirror-interval:250ms}") Duration interval) {
+    MysqlStoreMirror(StockLedgerMapper ledger, MysqlReservations reservations, MirrorScript script, RedisHealth redis,
+                     InventorySettings settings, MeterRegistry meters, ApplicationEventPublisher events,
+                     RedisStockReader reader,
+                     @Value("${inventory.mysql-store.mirror-interval:250ms}") Duration interval) {
         this.reader = reader;
         this.ledger = ledger;
         this.reservations = reservations;
@@ -249,8 +253,8 @@ class MysqlStoreMirror implements DisposableBean {
      */
     private void cancelLateTry(UnmirroredRow row) {
         StockLine line = new StockLine(row.skuId(), Math.toIntExact(row.quantity()));
-        java.util.Optional<io.github.flashstock.inventory.reservation.PhaseOutcome> outcome = reservations.cancel(
-                row.xid(), row.reservationKey(), 0, row.userId(), line, false);
+        Optional<PhaseOutcome> outcome = reservations.cancel(row.xid(), row.reservationKey(), 0, row.userId(), line,
+                false);
         meters.counter("inventory.mysql-store.late-tries-cancelled").increment();
         log.warn("reservation {} of SKU {} was taken by the MySQL store after Redis had ended it without a sale"
                 + " (cancelled or refused there): cancelled now, {} unit(s) back in the allotment ({})",
