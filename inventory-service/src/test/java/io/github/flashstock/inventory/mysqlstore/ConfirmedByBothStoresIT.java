@@ -2,27 +2,20 @@ package io.github.flashstock.inventory.mysqlstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.allotment.StockHandover;
-import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reservation.InventoryClient;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
-import io.github.flashstock.inventory.reservation.ReservationAction;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.TestRestTemplate;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,34 +26,10 @@ import tools.jackson.databind.JsonNode;
  * about the MySQL store's row: one unit too many sold. The mirror's next round gives Redis's sale back: both stores
  * then agree to the unit, the buyer's count holds the reservation once, and the reconciler finds nothing.
  */
-class ConfirmedByBothStoresIT extends InventoryITSupport {
-
-    @Autowired
-    MysqlReservations store;
-
-    @Autowired
-    MysqlStoreMirror mirror;
+class ConfirmedByBothStoresIT extends StoreSequenceITSupport {
 
     @Autowired
     TryScript tryScript;
-
-    @Autowired
-    ReservationAction action;
-
-    @Autowired
-    StockHandover handover;
-
-    @Autowired
-    Reconciler reconciler;
-
-    @Autowired
-    StringRedisTemplate redis;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    TestRestTemplate http;
 
     @Test
     void aSaleBothStoresMadeIsReturnedInRedisAndBothStoresAgree() {
@@ -109,11 +78,7 @@ class ConfirmedByBothStoresIT extends InventoryITSupport {
         assertThat(reconciler.check(sku)).isEmpty();
     }
 
-    /** What Seata hands the participant's Confirm of branch 7: the Try's action context. */
     private static BusinessActionContext confirmContext(String xid, String sku) {
-        BusinessActionContext context = new BusinessActionContext(xid, "7", new java.util.HashMap<>(Map.of(
-                "reservationId", "order-1", "userId", "gus", "lines", sku + "*1")));
-        context.setActionName(ReservationAction.NAME);
-        return context;
+        return context(xid, "7", "order-1", "gus", sku + "*1");
     }
 }

@@ -2,65 +2,34 @@ package io.github.flashstock.inventory.mysqlstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.allotment.StockHandover;
-import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reservation.InventoryClient;
-import io.github.flashstock.inventory.reservation.ReservationAction;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.CancelScript;
 import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.TestRestTemplate;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A Try that reached the MySQL store after its transaction had been rolled back, step by step on the real servers
- * (chaos seed 20261205 after every drill). The first attempt went to the MySQL store (Redis's breaker open) and its
+ * A Try that reached the MySQL store after its transaction had been rolled back, step by step on the real servers.
+ * The first attempt went to the MySQL store (Redis's breaker open) and its
  * statement hung on a cut MariaDB link; the caller's retry went to another instance, where Redis refused it (the
  * buyer's limit) and recorded the refusal; the caller rolled back, and the Cancel found Redis's REFUSED record and
  * ended there, so the MySQL store had no row to cancel and got no tombstone; then the first attempt's statement went
  * through and took units from the allotment. No phase will come for them. The mirror, finding Redis's own record
  * ended without a sale under the same ids, cancels the MySQL store's reservation: its units go back to the allotment.
  */
-class LateMysqlTryIT extends InventoryITSupport {
-
-    @Autowired
-    MysqlReservations store;
-
-    @Autowired
-    MysqlStoreMirror mirror;
+class LateMysqlTryIT extends StoreSequenceITSupport {
 
     @Autowired
     CancelScript cancelScript;
-
-    @Autowired
-    ReservationAction action;
-
-    @Autowired
-    StockHandover handover;
-
-    @Autowired
-    Reconciler reconciler;
-
-    @Autowired
-    StringRedisTemplate redis;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    TestRestTemplate http;
 
     @Test
     void aMySqlStoreTryLandingAfterRedisRefusedTheRetryAndTheCancelEndedThereIsCancelledByTheMirror() {
@@ -108,11 +77,7 @@ class LateMysqlTryIT extends InventoryITSupport {
         assertThat(reconciler.check(sku)).isEmpty();
     }
 
-    /** What Seata hands the participant's Cancel of branch 8: the Try's action context. */
     private static BusinessActionContext context(String xid, String sku) {
-        BusinessActionContext context = new BusinessActionContext(xid, "8", new java.util.HashMap<>(Map.of(
-                "reservationId", "order-1", "userId", "hal", "lines", sku + "*2")));
-        context.setActionName(ReservationAction.NAME);
-        return context;
+        return context(xid, "8", "order-1", "hal", sku + "*2");
     }
 }

@@ -2,27 +2,20 @@ package io.github.flashstock.inventory.mysqlstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.allotment.StockHandover;
-import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reservation.InventoryClient;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
-import io.github.flashstock.inventory.reservation.ReservationAction;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.reservation.TryScript;
 import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.inventory.stock.StockLine;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.seata.rm.tcc.api.BusinessActionContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.resttestclient.TestRestTemplate;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,34 +27,10 @@ import tools.jackson.databind.JsonNode;
  * the refusal is mirrored to Redis as Redis's own REFUSED record, which releases the late reservation and refuses
  * any later landing, and both stores agree.
  */
-class RefusedByTheMySqlStoreIT extends InventoryITSupport {
-
-    @Autowired
-    MysqlReservations store;
-
-    @Autowired
-    MysqlStoreMirror mirror;
+class RefusedByTheMySqlStoreIT extends StoreSequenceITSupport {
 
     @Autowired
     TryScript tryScript;
-
-    @Autowired
-    ReservationAction action;
-
-    @Autowired
-    StockHandover handover;
-
-    @Autowired
-    Reconciler reconciler;
-
-    @Autowired
-    StringRedisTemplate redis;
-
-    @Autowired
-    JdbcTemplate jdbc;
-
-    @Autowired
-    TestRestTemplate http;
 
     @Test
     void aLateRedisTryOfARefusedReservationIsReleasedByTheMirror() {
@@ -149,11 +118,7 @@ class RefusedByTheMySqlStoreIT extends InventoryITSupport {
         return context(xid, sku, "order-1", "gus");
     }
 
-    /** What Seata hands the participant's phases of branch 7: the Try's action context. */
     private static BusinessActionContext context(String xid, String sku, String reservation, String user) {
-        BusinessActionContext context = new BusinessActionContext(xid, "7", new java.util.HashMap<>(Map.of(
-                "reservationId", reservation, "userId", user, "lines", sku + "*1")));
-        context.setActionName(ReservationAction.NAME);
-        return context;
+        return context(xid, "7", reservation, user, sku + "*1");
     }
 }
