@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 // Seata 2.5.0's fence and saga auto-configurations import Boot 3 classes that Boot 4 moved (fixed in Seata 2.6.0,
-// not served here): excluded; order-demo configures the fence itself (TccFenceConfiguration)
+// not served here): excluded; the order branch keeps its own fence, its order row (OrderGroups)
 @SpringBootApplication(excludeName = {
         "org.apache.seata.spring.boot.autoconfigure.SeataSpringFenceAutoConfiguration",
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})

@@ -12,15 +12,13 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 /**
- * {@code orders} and {@code order_line}. An order's row is written and read whole through {@link BaseMapper}; the
- * phase's conditional move ({@link #finish}) and the lines stay SQL (docs/design.md, "MySQL access").
+ * {@code orders} and {@code order_line}. An order's row is read whole through {@link BaseMapper}, and written so when it
+ * is refused before any transaction; the order branch's statements ({@link OrderGroups}: a group's rows in one
+ * statement, the phases' moves guarded by the state and XID they expect, the Cancel's insert-or-move) are SQL
+ * (docs/design.md, "MySQL access").
  */
 @Mapper
 interface OrderMapper extends BaseMapper<OrderRow> {
-
-    default int insertPending(String orderId, String userId, String xid) {
-        return insert(new OrderRow(orderId, userId, OrderStatus.PENDING.name(), xid, null, null));
-    }
 
     /** An order refused before any global transaction was opened for it: CANCELLED from the start, no xid. */
     default int insertRefused(String orderId, String userId) {
@@ -33,11 +31,49 @@ interface OrderMapper extends BaseMapper<OrderRow> {
                    @Param("quantity") int quantity);
 
     /**
-     * Moves a PENDING order of this global transaction on; 0 rows when it is no longer PENDING (a replayed phase) or
-     * belongs to another transaction (a second placement under the same Idempotency-Key, whose Try found the row taken).
+     * The Tries of a group: their orders PENDING under their XIDs, one statement. Fails whole on a taken key.
+     *
+     * @return rows written
      */
-    @Update("UPDATE orders SET status = #{to} WHERE order_id = #{orderId} AND xid = #{xid} AND status = 'PENDING'")
-    int finish(@Param("orderId") String orderId, @Param("xid") String xid, @Param("to") String to);
+    @Insert({"<script>INSERT INTO orders (order_id, user_id, status, xid) VALUES <foreach collection='openings'"
+            + " item='o' separator=','>(#{o.orderId}, #{o.userId}, 'PENDING', #{o.xid})</foreach></script>"})
+    int insertPendingAll(@Param("openings") List<OrderGroups.Opening> openings);
+
+    /** The lines of a group's orders, one statement. @return rows written */
+    @Insert({"<script>INSERT INTO order_line (order_id, line_no, sku_id, quantity) VALUES <foreach"
+            + " collection='lines' item='l' separator=','>(#{l.orderId}, #{l.lineNo}, #{l.skuId}, #{l.quantity})"
+            + "</foreach></script>"})
+    int insertLines(@Param("lines") List<OrderGroups.Line> lines);
+
+    /**
+     * The Confirms of a group: each PENDING order of its own XID to CONFIRMED, one statement. An order no longer
+     * PENDING (a replayed phase) or of another transaction (a second placement under the same Idempotency-Key, whose
+     * Try found the key taken) is left as it is.
+     *
+     * @return orders moved
+     */
+    @Update({"<script>UPDATE orders SET status = 'CONFIRMED' WHERE status = 'PENDING' AND (<foreach"
+            + " collection='confirms' item='c' separator=' OR '>(order_id = #{c.orderId} AND xid = #{c.xid})"
+            + "</foreach>)</script>"})
+    int confirmAll(@Param("confirms") List<OrderGroups.Confirming> confirms);
+
+    /**
+     * A Cancel: its own PENDING order to CANCELLED; an order that is not PENDING or of another transaction is left as
+     * it is; and where there is no order of that id, the order written CANCELLED under this XID with no lines (the
+     * Cancel overtook its Try, whose insert then finds the key taken). One statement, atomic on the order's key.
+     */
+    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'CANCELLED', #{xid}) "
+            + "ON DUPLICATE KEY UPDATE status = IF(xid = #{xid} AND status = 'PENDING', 'CANCELLED', status)")
+    int cancelOrFence(@Param("orderId") String orderId, @Param("userId") String userId, @Param("xid") String xid);
+
+    /** The orders' rows as a phase reads them (those that exist). */
+    @Select({"<script>SELECT order_id, xid, status FROM orders WHERE order_id IN <foreach collection='orderIds'"
+            + " item='id' open='(' separator=',' close=')'>#{id}</foreach></script>"})
+    List<PhaseRow> phaseRows(@Param("orderIds") List<String> orderIds);
+
+    /** What a phase reads of an order's row. */
+    record PhaseRow(String orderId, String xid, String status) {
+    }
 
     /** The order's row; null when there is none. */
     default OrderRow find(String orderId) {

@@ -9,51 +9,60 @@ import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.DevStackTest;
 import io.github.flashstock.devstack.junit.SharedStack;
 import io.github.flashstock.orderdemo.GlobalTransactions;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.seata.common.exception.SkipCallbackWrapperException;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.core.exception.TransactionException;
 import org.apache.seata.core.model.BranchStatus;
 import org.apache.seata.core.model.BranchType;
-import org.apache.seata.integration.tx.api.fence.DefaultCommonFenceHandler;
-import org.apache.seata.integration.tx.api.fence.exception.CommonFenceException;
 import org.apache.seata.rm.DefaultResourceManager;
 import org.apache.seata.tm.api.GlobalTransaction;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The order branch's TCC fence ({@code useTCCFence = true}, configured by {@link TccFenceConfiguration} because
- * Seata's own auto-configuration does not load on Spring Boot 4), through the real TC and the orders database: a
- * commit and a rollback leave the fence log committed / rolled back, a Cancel that arrives before its Try leaves it
- * suspended and the late Try is refused, and a phase delivered again changes nothing.
+ * The order branch's fence, its own order row ({@link OrderGroups}), through the real TC and the orders database: a
+ * commit confirms the order and a rollback cancels it, a Cancel that arrives before its Try leaves the order
+ * CANCELLED and the late Try is refused, a phase delivered again changes nothing, a Confirm cannot undo a Cancel nor
+ * a Cancel a Confirm; and on many threads, Tries and Confirms share transactions, a taken order id fails only its own
+ * Try, and a Cancel racing its Try never leaves an order PENDING.
  */
 @DevStackTest({Component.MARIADB, Component.SEATA})
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 @ActiveProfiles("devstack")
 class OrderFenceIT {
 
-    /** Seata's fence states in {@code tcc_fence_log.status}. */
-    private static final int TRIED = 1;
-    private static final int COMMITTED = 2;
-    private static final int ROLLBACKED = 3;
-    private static final int SUSPENDED = 4;
+    private static final List<OrderItem> ITEMS = List.of(new OrderItem("fence-sku", 2), new OrderItem("fence-2", 1));
 
     @Autowired
     OrderAction orders;
 
     @Autowired
+    OrderGroups groups;
+
+    @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    MeterRegistry meters;
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
@@ -65,77 +74,202 @@ class OrderFenceIT {
     }
 
     @Test
-    void aCommitConfirmsTheOrderAndLeavesTheFenceCommitted() throws TransactionException {
+    void aCommitConfirmsTheOrder() throws TransactionException {
         String orderId = newOrderId();
         String xid = inGlobalTransaction(true, x -> {
-            orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 2)));
-            assertThat(fence(x)).as("between Try and commit").containsExactly(TRIED);
+            orders.open(null, orderId, "fence-user", ITEMS);
+            assertThat(status(orderId)).as("between Try and commit").isEqualTo("PENDING");
         });
 
         awaitStatus(orderId, "CONFIRMED");
-        assertThat(fence(xid)).containsExactly(COMMITTED);
+        assertThat(jdbc.queryForObject("SELECT xid FROM orders WHERE order_id = ?", String.class, orderId))
+                .isEqualTo(xid);
+        assertThat(lines(orderId)).isEqualTo(2);
     }
 
     @Test
-    void aRollbackCancelsTheOrderAndLeavesTheFenceRolledBack() throws TransactionException {
+    void aRollbackCancelsTheOrderAndKeepsItsLines() throws TransactionException {
         String orderId = newOrderId();
-        String xid = inGlobalTransaction(false,
-                x -> orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1))));
+        inGlobalTransaction(false, x -> orders.open(null, orderId, "fence-user", ITEMS));
 
         awaitStatus(orderId, "CANCELLED");
-        assertThat(fence(xid)).containsExactly(ROLLBACKED);
+        assertThat(lines(orderId)).isEqualTo(2);
     }
 
     @Test
-    void aCancelBeforeItsTryIsAnEmptyRollbackAndTheLateTryIsRefused() throws TransactionException {
+    void aCancelBeforeItsTryLeavesTheOrderCancelledAndTheLateTryIsRefused() throws TransactionException {
         String orderId = newOrderId();
-        AtomicLong registered = new AtomicLong();
         // the branch the Try would have registered, with the context Seata's TCC interceptor records, and no Try
         // run: the TC's rollback reaches the Cancel first (as when the Try is slow on the network)
-        String xid = inGlobalTransaction(false, x -> registered.set(DefaultResourceManager.get().branchRegister(
-                BranchType.TCC, OrderAction.NAME, null, x, "{\"actionContext\":{\"orderId\":\"" + orderId
-                        + "\",\"useTCCFence\":true,\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\","
+        String xid = inGlobalTransaction(false, x -> DefaultResourceManager.get().branchRegister(BranchType.TCC,
+                OrderAction.NAME, null, x, "{\"actionContext\":{\"orderId\":\"" + orderId
+                        + "\",\"userId\":\"fence-user\",\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\","
                         + "\"sys::rollback\":\"cancel\",\"action-start-time\":" + System.currentTimeMillis() + "}}",
-                null)));
-        long branchId = registered.get();
+                null));
 
-        awaitFence(xid, branchId, SUSPENDED);
-        assertThat(jdbc.queryForList("SELECT order_id FROM orders WHERE order_id = ?", orderId)).isEmpty();
+        awaitStatus(orderId, "CANCELLED");
+        assertThat(jdbc.queryForMap("SELECT user_id, xid FROM orders WHERE order_id = ?", orderId))
+                .containsEntry("user_id", "fence-user").containsEntry("xid", xid);
+        assertThat(lines(orderId)).isZero();
 
-        // the Try arriving now, through the fence exactly as the interceptor calls it: refused, nothing written
-        AtomicBoolean ran = new AtomicBoolean();
-        assertThatThrownBy(() -> DefaultCommonFenceHandler.get().prepareFence(xid, branchId,
-                OrderAction.NAME, () -> {
-                    ran.set(true);
-                    return true;
-                })).isInstanceOfAny(SkipCallbackWrapperException.class, CommonFenceException.class);
-        assertThat(ran).as("the late Try's body").isFalse();
-        assertThat(jdbc.queryForList("SELECT order_id FROM orders WHERE order_id = ?", orderId)).isEmpty();
-        // (Seata then queues the suspended record for deletion: the transaction is over on both sides)
+        // the Try arriving now, with the transaction's XID: refused, nothing written
+        assertThatThrownBy(() -> groups.open(new OrderGroups.Opening(orderId, "fence-user", xid, ITEMS)))
+                .isInstanceOf(DuplicateKeyException.class);
+        assertThat(status(orderId)).isEqualTo("CANCELLED");
+        assertThat(lines(orderId)).isZero();
     }
 
     @Test
     void aPhaseDeliveredAgainChangesNothing() throws TransactionException {
         String orderId = newOrderId();
-        String xid = inGlobalTransaction(true,
-                x -> orders.open(null, orderId, "fence-user", List.of(new OrderItem("fence-sku", 1))));
+        String xid = inGlobalTransaction(true, x -> orders.open(null, orderId, "fence-user", ITEMS));
         awaitStatus(orderId, "CONFIRMED");
-        Map<String, Object> row = jdbc.queryForMap("SELECT branch_id, gmt_modified FROM tcc_fence_log WHERE xid = ?",
-                xid);
-        long branchId = ((Number) row.get("branch_id")).longValue();
-        String context = "{\"actionContext\":{\"orderId\":\"" + orderId + "\",\"useTCCFence\":true}}";
+        Map<String, Object> row = jdbc.queryForMap("SELECT * FROM orders WHERE order_id = ?", orderId);
+        String context = "{\"actionContext\":{\"orderId\":\"" + orderId + "\",\"userId\":\"fence-user\"}}";
 
-        // the TC retrying a commit whose answer it did not get, and a stray rollback after it
-        BranchStatus again = DefaultResourceManager.get().branchCommit(BranchType.TCC, xid, branchId,
-                OrderAction.NAME, context);
-        BranchStatus stray = DefaultResourceManager.get().branchRollback(BranchType.TCC, xid, branchId,
-                OrderAction.NAME, context);
+        // the TC retrying a commit whose answer it did not get, and a stray rollback after it (the fence keys on the
+        // order and its XID; the branch id plays no part in it)
+        BranchStatus again = DefaultResourceManager.get().branchCommit(BranchType.TCC, xid, 1L, OrderAction.NAME,
+                context);
+        BranchStatus stray = DefaultResourceManager.get().branchRollback(BranchType.TCC, xid, 1L, OrderAction.NAME,
+                context);
 
         assertThat(again).isEqualTo(BranchStatus.PhaseTwo_Committed);
         assertThat(stray).as("a rollback cannot undo a commit").isNotEqualTo(BranchStatus.PhaseTwo_Rollbacked);
-        assertThat(status(orderId)).isEqualTo("CONFIRMED");
-        assertThat(jdbc.queryForMap("SELECT branch_id, gmt_modified FROM tcc_fence_log WHERE xid = ?", xid))
-                .as("the fence record is untouched").isEqualTo(row);
+        assertThat(jdbc.queryForMap("SELECT * FROM orders WHERE order_id = ?", orderId)).as("the row is untouched")
+                .isEqualTo(row);
+    }
+
+    @Test
+    void aPhaseOfAnotherTransactionOrAgainstTheOutcomeChangesNothing() {
+        String cancelled = newOrderId();
+        String confirmed = newOrderId();
+        groups.open(new OrderGroups.Opening(cancelled, "u", "xid-a-" + cancelled, ITEMS));
+        groups.open(new OrderGroups.Opening(confirmed, "u", "xid-b-" + confirmed, ITEMS));
+
+        assertThat(groups.cancel(cancelled, "u", "xid-a-" + cancelled)).isTrue();
+        assertThat(groups.confirm(new OrderGroups.Confirming(confirmed, "xid-b-" + confirmed))).isTrue();
+        // a second placement under the same key, whose Try found it taken, is rolled back: not its order
+        assertThat(groups.cancel(confirmed, "u", "xid-other")).isTrue();
+        assertThat(groups.confirm(new OrderGroups.Confirming(cancelled, "xid-other"))).isTrue();
+        // and the phases against the outcome are refused (the coordinator never sends them)
+        assertThat(groups.confirm(new OrderGroups.Confirming(cancelled, "xid-a-" + cancelled))).isFalse();
+        assertThat(groups.cancel(confirmed, "u", "xid-b-" + confirmed)).isFalse();
+
+        assertThat(status(cancelled)).isEqualTo("CANCELLED");
+        assertThat(status(confirmed)).isEqualTo("CONFIRMED");
+    }
+
+    /**
+     * 300 orders through the real TC from 32 threads, every fifth with a second placement under the same order id
+     * at the same time: each id is written by exactly one Try, the others fail alone, every committed order ends
+     * CONFIRMED with its lines, and the Tries and Confirms shared transactions.
+     */
+    @Test
+    void concurrentPlacementsShareTransactionsAndATakenIdFailsOnlyItsOwnTry() throws Exception {
+        DistributionSummary opens = meters.get("orders.group-commit.size").tag("phase", "open").summary();
+        DistributionSummary confirms = meters.get("orders.group-commit.size").tag("phase", "confirm").summary();
+        long openCallsBefore = opens.count();
+        double openedBefore = opens.totalAmount();
+        long confirmCallsBefore = confirms.count();
+        double confirmedBefore = confirms.totalAmount();
+
+        int orderCount = 300;
+        List<String> ids = new ArrayList<>();
+        List<Callable<Boolean>> work = new ArrayList<>();
+        for (int i = 0; i < orderCount; i++) {
+            String orderId = newOrderId();
+            ids.add(orderId);
+            int copies = i % 5 == 0 ? 2 : 1;
+            for (int c = 0; c < copies; c++) {
+                work.add(() -> {
+                    GlobalTransaction tx = GlobalTransactions.begin("order-fence-it", Duration.ofSeconds(60));
+                    try {
+                        try {
+                            orders.open(null, orderId, "fence-user", ITEMS);
+                        } catch (RuntimeException taken) {
+                            tx.rollback();
+                            return false;
+                        }
+                        tx.commit();
+                        return true;
+                    } finally {
+                        RootContext.unbind();
+                    }
+                });
+            }
+        }
+        Collections.shuffle(work);
+        AtomicInteger placed = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        try {
+            for (Future<Boolean> done : pool.invokeAll(work)) {
+                if (done.get()) {
+                    placed.incrementAndGet();
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(placed.get()).as("one placement per order id").isEqualTo(orderCount);
+        for (String orderId : ids) {
+            awaitStatus(orderId, "CONFIRMED");
+            assertThat(lines(orderId)).isEqualTo(2);
+        }
+        long openCalls = opens.count() - openCallsBefore;
+        long confirmCalls = confirms.count() - confirmCallsBefore;
+        assertThat(opens.totalAmount() - openedBefore).as("Tries written (a failed group's again alone)")
+                .isGreaterThanOrEqualTo(orderCount);
+        assertThat(confirms.totalAmount() - confirmedBefore).isEqualTo(orderCount);
+        assertThat(openCalls).as("transactions for the Tries").isLessThan(work.size());
+        assertThat(confirmCalls).as("transactions for %d Confirms", orderCount).isLessThan(orderCount);
+    }
+
+    /**
+     * The rollback's Cancel racing its Try on 200 orders, 32 threads: whichever wins, the order ends CANCELLED, with
+     * its lines when the Try got there first and with none when the Cancel did (the Try then refused); never PENDING.
+     */
+    @Test
+    void aCancelRacingItsTryNeverLeavesTheOrderPending() throws Exception {
+        int orderCount = 200;
+        List<String> ids = new ArrayList<>();
+        AtomicLong refused = new AtomicLong();
+        List<Callable<Object>> work = new ArrayList<>();
+        for (int i = 0; i < orderCount; i++) {
+            String orderId = newOrderId();
+            String xid = "race-" + orderId;
+            ids.add(orderId);
+            work.add(() -> {
+                try {
+                    groups.open(new OrderGroups.Opening(orderId, "race-user", xid, ITEMS));
+                } catch (DuplicateKeyException tooLate) {
+                    refused.incrementAndGet();
+                }
+                return null;
+            });
+            work.add(() -> groups.cancel(orderId, "race-user", xid));
+        }
+        Collections.shuffle(work);
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        try {
+            for (Future<Object> done : pool.invokeAll(work)) {
+                done.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        long withoutLines = 0;
+        for (String orderId : ids) {
+            assertThat(status(orderId)).as(orderId).isEqualTo("CANCELLED");
+            int lines = lines(orderId);
+            assertThat(lines).as("lines of %s", orderId).isIn(0, 2);
+            if (lines == 0) {
+                withoutLines++;
+            }
+        }
+        assertThat(withoutLines).as("orders whose Try came too late").isEqualTo(refused.get());
     }
 
     /** What runs inside the global transaction, given its XID. */
@@ -164,24 +298,17 @@ class OrderFenceIT {
     }
 
     private String status(String orderId) {
-        return jdbc.queryForObject("SELECT status FROM orders WHERE order_id = ?", String.class, orderId);
+        List<String> status = jdbc.queryForList("SELECT status FROM orders WHERE order_id = ?", String.class, orderId);
+        return status.isEmpty() ? null : status.get(0);
     }
 
-    private List<Integer> fence(String xid) {
-        return jdbc.queryForList("SELECT status FROM tcc_fence_log WHERE xid = ? ORDER BY branch_id", Integer.class,
-                xid);
+    private int lines(String orderId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM order_line WHERE order_id = ?", Integer.class, orderId);
     }
 
     /** The TC answers the TM once every branch has finished; the wait only covers a slow machine. */
     private void awaitStatus(String orderId, String expected) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(status(orderId)).isEqualTo(expected));
-    }
-
-    private void awaitFence(String xid, long branchId, int expected) {
-        String sql = "SELECT status FROM tcc_fence_log WHERE xid = ? AND branch_id = ?";
-        List<Integer> row = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                .until(() -> jdbc.queryForList(sql, Integer.class, xid, branchId), rows -> !rows.isEmpty());
-        assertThat(row).containsExactly(expected);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link OrderMapper} as MyBatis-Plus builds it, without a database: the phase's conditional update and the lines stay
+ * {@link OrderMapper} as MyBatis-Plus builds it, without a database: the order branch's statements and the lines stay
  * annotated SQL beside the {@code BaseMapper} statements, and {@link OrderRow}'s columns are selected in the order of
  * its components (MyBatis builds the record through its constructor, column by column).
  */
@@ -30,12 +30,12 @@ class OrderMapperStatementsTest {
         assertThat(table.getAllSqlSelect().split(",")).containsExactlyElementsOf(components);
         assertThat(table.getKeyColumn()).isEqualTo("order_id");
 
-        for (String statement : List.of("finish", "insertLine", "lines", "status", "insert", "selectById",
-                "selectList")) {
+        for (String statement : List.of("insertPendingAll", "insertLines", "confirmAll", "cancelOrFence",
+                "phaseRows", "insertLine", "lines", "status", "insert", "selectById", "selectList")) {
             assertThat(configuration.hasStatement(OrderMapper.class.getName() + "." + statement))
                     .as(statement).isTrue();
         }
-        assertThat(configuration.getMappedStatement(OrderMapper.class.getName() + ".finish").getBoundSql(null)
-                .getSql()).contains("AND status = 'PENDING'");
+        assertThat(configuration.getMappedStatement(OrderMapper.class.getName() + ".cancelOrFence").getBoundSql(null)
+                .getSql()).contains("ON DUPLICATE KEY UPDATE status = IF(xid = ? AND status = 'PENDING'");
     }
 }

@@ -47,7 +47,8 @@ class ReadingOrdersIT {
         String pending = newOrderId();
         String refused = newOrderId();
 
-        assertThat(mapper.insertPending(pending, "list-user", "127.0.0.1:18091:1")).isEqualTo(1);
+        assertThat(mapper.insert(new OrderRow(pending, "list-user", "PENDING", "127.0.0.1:18091:1", null, null)))
+                .isEqualTo(1);
         assertThat(mapper.insertRefused(refused, "list-user")).isEqualTo(1);
 
         OrderRow row = mapper.find(pending);
@@ -69,7 +70,7 @@ class ReadingOrdersIT {
         List<String> mine = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String orderId = newOrderId();
-            mapper.insertPending(orderId, "list-user", null);
+            mapper.insert(new OrderRow(orderId, "list-user", "PENDING", null, null, null));
             mine.add(orderId);
         }
         String refused = newOrderId();
