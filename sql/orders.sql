@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS order_line (
     CONSTRAINT fk_order_line_order FOREIGN KEY (order_id) REFERENCES orders (order_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- Seata's own TCC fence (useTCCFence = true) for the order branch, which is ordinary database work.
+-- Seata's own TCC fence, for the floor of bin/bench-order (bench-floor's fenced local branch, useTCCFence = true),
+-- which measures Seata's cost beside order-demo's. order-demo's branch does not use it: its fence is the order row.
 -- Columns as the Seata client expects them.
 CREATE TABLE IF NOT EXISTS tcc_fence_log (
     xid           VARCHAR(128) NOT NULL COMMENT 'global transaction id',
