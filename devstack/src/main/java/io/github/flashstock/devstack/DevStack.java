@@ -187,6 +187,7 @@ public final class DevStack {
                     pids.addAll(live);
                 }
             }
+            stopped.forEach(c -> servers.get(c).beforeStop());
             boolean graceful = Processes.stop(pids, config.stopTimeout());
             for (Component c : stopped) {
                 Server server = servers.get(c);
@@ -224,6 +225,7 @@ public final class DevStack {
             if (live.isEmpty()) {
                 return false;
             }
+            server.beforeStop();
             server.classDataEnded(Processes.stop(live, config.stopTimeout()));
             server.forgetPids();
             Processes.await("the ports of " + component.cliName() + " to be released", config.stopTimeout(),

@@ -156,28 +156,45 @@ final class NacosServer extends Server {
      * Registering it again is harmless.
      */
     boolean registerPersistent(String service, String group, String cluster, int port) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("serviceName", service);
-        form.put("groupName", group);
-        form.put("clusterName", cluster);
-        form.put("ip", "127.0.0.1");
-        form.put("port", Integer.toString(port));
-        form.put("ephemeral", "false");
-        accessToken().ifPresent(t -> form.put("accessToken", t));
-        return post("/nacos/v1/ns/instance", form).filter("ok"::equals).isPresent();
+        return post("/nacos/v1/ns/instance", persistentInstance(service, group, cluster, port)).filter("ok"::equals)
+                .isPresent();
+    }
+
+    /** Removes a persistent instance {@link #registerPersistent} made; true once Nacos accepted the removal. */
+    boolean deregisterPersistent(String service, String group, String cluster, int port) {
+        String query = form(persistentInstance(service, group, cluster, port));
+        return send(HttpRequest.newBuilder(uri("/nacos/v1/ns/instance?" + query)).timeout(Duration.ofSeconds(3))
+                .DELETE().build()).filter("ok"::equals).isPresent();
+    }
+
+    /** The fields naming a persistent instance at 127.0.0.1, with the access token when auth is on. */
+    private Map<String, String> persistentInstance(String service, String group, String cluster, int port) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("serviceName", service);
+        fields.put("groupName", group);
+        fields.put("clusterName", cluster);
+        fields.put("ip", "127.0.0.1");
+        fields.put("port", Integer.toString(port));
+        fields.put("ephemeral", "false");
+        accessToken().ifPresent(t -> fields.put("accessToken", t));
+        return fields;
+    }
+
+    private static String form(Map<String, String> fields) {
+        StringBuilder body = new StringBuilder();
+        fields.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&").append(k).append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return body.toString();
     }
 
     private Optional<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(3)).GET().build());
     }
 
-    private Optional<String> post(String path, Map<String, String> form) {
-        StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&").append(k).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+    private Optional<String> post(String path, Map<String, String> fields) {
         return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(3))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build());
+                .POST(HttpRequest.BodyPublishers.ofString(form(fields))).build());
     }
 
     private URI uri(String path) {

@@ -212,7 +212,8 @@ final class SeataServer extends Server {
      * its nacos-client 1.4.2 works with this Nacos 3.1 server) but only under the host's first non-loopback address: it
      * drops a loopback {@code SEATA_IP} as invalid. Everything of the devstack stays on loopback, so the TC keeps the
      * file registry and the devstack registers it: a persistent instance, which Nacos marks unhealthy by its own TCP
-     * check while the TC is down, and which the next start registers again.
+     * check while the TC is down, which the next start registers again, and which a stop by this stack removes
+     * ({@link #beforeStop}).
      */
     private void registerInNacos(int instance) {
         NacosServer nacos = new NacosServer(config);
@@ -220,6 +221,35 @@ final class SeataServer extends Server {
                         + " as " + NACOS_SERVICE, config.startTimeout(),
                 () -> nacos.registerPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort(instance))
                         && registeredInNacos(instance));
+    }
+
+    /**
+     * With the nacos registry, takes every TC's registration out of Nacos before the TCs stop: a persistent
+     * instance would otherwise stay listed, and Nacos's TCP check would find it healthy again as soon as anything
+     * listens on its port, such as a TC of another stack shape on the file registry (another store), to which a
+     * client looking TCs up in Nacos would then send part of its calls.
+     */
+    @Override
+    void beforeStop() {
+        if (!config.seataRegistry().equals("nacos")) {
+            return;
+        }
+        NacosServer nacos = new NacosServer(config);
+        for (int i : instances()) {
+            if (!nacos.deregisterPersistent(NACOS_SERVICE, NACOS_GROUP, "default", config.seataPort(i))) {
+                continue; // Nacos away or refusing: nothing to wait for
+            }
+            // Nacos accepts the removal at once and applies it a moment later: wait for that, briefly
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (Boolean.TRUE.equals(listedInNacos(i, false)) && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private boolean answers(int instance) {
@@ -245,20 +275,28 @@ final class SeataServer extends Server {
 
     /** Nacos lists TC {@code instance} (127.0.0.1 and its RPC port) as a healthy instance. */
     private boolean registeredInNacos(int instance) {
+        return Boolean.TRUE.equals(listedInNacos(instance, true));
+    }
+
+    /**
+     * Whether Nacos lists TC {@code instance} (127.0.0.1 and its RPC port), healthy or (not {@code healthyOnly}) at
+     * all; null when Nacos did not answer.
+     */
+    private Boolean listedInNacos(int instance, boolean healthyOnly) {
         HttpRequest list = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + config.nacosPort()
                         + "/nacos/v1/ns/instance/list?serviceName=" + NACOS_SERVICE + "&groupName=" + NACOS_GROUP
-                        + "&healthyOnly=true" + new NacosServer(config).accessToken().map(t -> "&accessToken=" + t)
-                        .orElse("")))
+                        + "&healthyOnly=" + healthyOnly + new NacosServer(config).accessToken()
+                        .map(t -> "&accessToken=" + t).orElse("")))
                 .timeout(Duration.ofSeconds(3)).GET().build();
         try {
             HttpResponse<String> response = HTTP.send(list, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 && response.body().replace(" ", "")
-                    .contains("\"ip\":\"127.0.0.1\",\"port\":" + config.seataPort(instance) + ",");
+            return response.statusCode() == 200 ? response.body().replace(" ", "")
+                    .contains("\"ip\":\"127.0.0.1\",\"port\":" + config.seataPort(instance) + ",") : null;
         } catch (IOException e) {
-            return false;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return null;
         }
     }
 

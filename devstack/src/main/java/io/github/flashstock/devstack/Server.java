@@ -56,6 +56,13 @@ abstract class Server {
     /** One quick real request: PING, SELECT 1, a console login, a topic route. */
     abstract boolean healthy();
 
+    /**
+     * Called while the server still runs, just before this stack stops it: undoes what the server's start left
+     * outside its own processes (a registration in Nacos). Best effort; a stop goes on whatever happens here.
+     */
+    void beforeStop() {
+    }
+
     final Path dir() {
         return config.dataDir(name());
     }

@@ -74,13 +74,22 @@ public final class NacosAdmin {
 
     /** {@code host:port} of each healthy instance Nacos lists for the service, in the connection's group. */
     public List<String> healthyInstances(String serviceName) {
+        return instances(serviceName, true);
+    }
+
+    /** Every instance Nacos lists for the service in this namespace and group, healthy or not, as "ip:port". */
+    public List<String> instances(String serviceName) {
+        return instances(serviceName, false);
+    }
+
+    private List<String> instances(String serviceName, boolean healthyOnly) {
         Map<String, String> query = new LinkedHashMap<>(auth());
         query.put("serviceName", serviceName);
         query.put("groupName", nacos.group());
         if (!nacos.namespace().isEmpty()) {
             query.put("namespaceId", nacos.namespace());
         }
-        query.put("healthyOnly", "true");
+        query.put("healthyOnly", Boolean.toString(healthyOnly));
         HttpResponse<String> answer = send(get("/nacos/v1/ns/instance/list", query));
         if (answer.statusCode() != 200) {
             throw new IllegalStateException("instances of " + serviceName + ": " + answer.statusCode() + " "
