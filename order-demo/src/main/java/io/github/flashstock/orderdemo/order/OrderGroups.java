@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -24,7 +25,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * under the transaction's XID, Confirm and Cancel move only a {@code PENDING} row of their own XID, and a Cancel that
  * finds no row at all (it overtook its Try) inserts the order {@code CANCELLED} in its place, so the late Try's insert
  * meets a taken key and fails. Each phase is therefore idempotent, an empty rollback is recorded and a suspended Try
- * refused, in the same statements that write the order.
+ * refused, in the same statements that write the order. A Try of a later transaction of the same buyer's placement
+ * takes such a row over ({@link #tookOverAbandoned}): the placement moved on to a new transaction after the
+ * coordinator failed to answer the earlier one's branch registration.
  *
  * <p>Group commit: Tries that arrive together share one transaction (their orders and lines inserted by one
  * statement each, one commit), and so do Confirms (one update for the group, one commit). Gathered by a
@@ -126,15 +129,51 @@ class OrderGroups implements DisposableBean {
                 lines.add(new Line(o.orderId(), i + 1, o.items().get(i).skuId(), o.items().get(i).quantity()));
             }
         }
-        transactions.executeWithoutResult(status -> {
-            if (orders.insertPendingAll(sorted) != sorted.size()) {
-                throw new IllegalStateException("the group's orders were not all written");
+        try {
+            transactions.executeWithoutResult(status -> {
+                if (orders.insertPendingAll(sorted) != sorted.size()) {
+                    throw new IllegalStateException("the group's orders were not all written");
+                }
+                writeLines(lines);
+            });
+        } catch (DuplicateKeyException taken) {
+            if (group.size() > 1 || !tookOverAbandoned(group.get(0), lines)) {
+                throw taken; // a group: its orders go again one by one, and only the taken one fails
             }
-            if (!lines.isEmpty() && orders.insertLines(lines) != lines.size()) {
-                throw new IllegalStateException("the group's order lines were not all written");
-            }
-        });
+        }
         return Collections.nCopies(group.size(), true);
+    }
+
+    private void writeLines(List<Line> lines) {
+        if (!lines.isEmpty() && orders.insertLines(lines) != lines.size()) {
+            throw new IllegalStateException("order lines were not all written");
+        }
+    }
+
+    /**
+     * A Try whose order id is taken by the Cancel of another, abandoned transaction of the same buyer's placement:
+     * the order row CANCELLED under that transaction's XID, with no lines (its Cancel overtook its Try). That happens
+     * when the coordinator registered the order branch of an earlier transaction but its answer never came back
+     * (a TC that died, a lost connection): the placement then goes on in a new transaction, as nothing of it was
+     * written, while the coordinator rolls the earlier one back, and that Cancel, finding no order, wrote the row.
+     * The new transaction's Try takes the row over: PENDING under its own XID, with its lines. A Try of the
+     * transaction that wrote the row (the suspended Try) does not: that is the Try the row is there to refuse.
+     *
+     * @return true when the row was taken over; false when the key is taken otherwise
+     */
+    private boolean tookOverAbandoned(Opening opening, List<Line> lines) {
+        return Boolean.TRUE.equals(transactions.execute(status -> {
+            OrderMapper.PhaseRow row = orders.lockForTakeOver(opening.orderId());
+            if (row == null || !OrderStatus.CANCELLED.name().equals(row.status()) || row.xid() == null
+                    || row.xid().equals(opening.xid()) || orders.lineCount(opening.orderId()) > 0
+                    || orders.takeOver(opening.orderId(), opening.userId(), row.xid(), opening.xid()) != 1) {
+                return false;
+            }
+            writeLines(lines);
+            log.info("order {}: its Try in transaction {} took over the row the Cancel of abandoned transaction {}"
+                    + " wrote", opening.orderId(), opening.xid(), row.xid());
+            return true;
+        }));
     }
 
     private List<Boolean> confirmGroup(List<Confirming> group) {

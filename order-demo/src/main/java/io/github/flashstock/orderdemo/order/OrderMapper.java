@@ -71,6 +71,22 @@ interface OrderMapper extends BaseMapper<OrderRow> {
             + " item='id' open='(' separator=',' close=')'>#{id}</foreach></script>"})
     List<PhaseRow> phaseRows(@Param("orderIds") List<String> orderIds);
 
+    /** The order's row as a Try about to take it over reads it, locked until the transaction ends; null if none. */
+    @Select("SELECT order_id, xid, status FROM orders WHERE order_id = #{orderId} FOR UPDATE")
+    PhaseRow lockForTakeOver(@Param("orderId") String orderId);
+
+    @Select("SELECT COUNT(*) FROM order_line WHERE order_id = #{orderId}")
+    int lineCount(@Param("orderId") String orderId);
+
+    /**
+     * A Cancel's row of an abandoned transaction (CANCELLED under {@code abandonedXid}, no lines, of this buyer)
+     * becomes the PENDING order of transaction {@code xid}. @return 1 when taken over
+     */
+    @Update("UPDATE orders SET status = 'PENDING', xid = #{xid} WHERE order_id = #{orderId} AND user_id = #{userId}"
+            + " AND status = 'CANCELLED' AND xid = #{abandonedXid}")
+    int takeOver(@Param("orderId") String orderId, @Param("userId") String userId,
+                 @Param("abandonedXid") String abandonedXid, @Param("xid") String xid);
+
     /** What a phase reads of an order's row. */
     record PhaseRow(String orderId, String xid, String status) {
     }

@@ -99,13 +99,7 @@ class OrderFenceIT {
     @Test
     void aCancelBeforeItsTryLeavesTheOrderCancelledAndTheLateTryIsRefused() throws TransactionException {
         String orderId = newOrderId();
-        // the branch the Try would have registered, with the context Seata's TCC interceptor records, and no Try
-        // run: the TC's rollback reaches the Cancel first (as when the Try is slow on the network)
-        String xid = inGlobalTransaction(false, x -> DefaultResourceManager.get().branchRegister(BranchType.TCC,
-                OrderAction.NAME, null, x, "{\"actionContext\":{\"orderId\":\"" + orderId
-                        + "\",\"userId\":\"fence-user\",\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\","
-                        + "\"sys::rollback\":\"cancel\",\"action-start-time\":" + System.currentTimeMillis() + "}}",
-                null));
+        String xid = inGlobalTransaction(false, x -> registerWithoutTry(x, orderId, "fence-user"));
 
         awaitStatus(orderId, "CANCELLED");
         assertThat(jdbc.queryForMap("SELECT user_id, xid FROM orders WHERE order_id = ?", orderId))
@@ -116,6 +110,45 @@ class OrderFenceIT {
         assertThatThrownBy(() -> groups.open(new OrderGroups.Opening(orderId, "fence-user", xid, ITEMS)))
                 .isInstanceOf(DuplicateKeyException.class);
         assertThat(status(orderId)).isEqualTo("CANCELLED");
+        assertThat(lines(orderId)).isZero();
+    }
+
+    /**
+     * The coordinator registered the order branch of a first transaction but its answer was lost (a TC died), so
+     * the placement went on in a second transaction; the first one's rollback reached the branch before any Try and
+     * wrote the order CANCELLED. The second transaction's Try takes that row over and the order commits; the first
+     * one's late Try is still refused.
+     */
+    @Test
+    void aPlacementInANewTransactionTakesOverTheRowTheAbandonedOnesCancelWrote() throws TransactionException {
+        String orderId = newOrderId();
+        String abandoned = inGlobalTransaction(false, x -> registerWithoutTry(x, orderId, "fence-user"));
+        awaitStatus(orderId, "CANCELLED");
+
+        String placed = inGlobalTransaction(true, x -> orders.open(null, orderId, "fence-user", ITEMS));
+
+        awaitStatus(orderId, "CONFIRMED");
+        assertThat(jdbc.queryForObject("SELECT xid FROM orders WHERE order_id = ?", String.class, orderId))
+                .isEqualTo(placed);
+        assertThat(lines(orderId)).isEqualTo(2);
+        assertThatThrownBy(() -> groups.open(new OrderGroups.Opening(orderId, "fence-user", abandoned, ITEMS)))
+                .as("the abandoned transaction's late Try").isInstanceOf(DuplicateKeyException.class);
+        assertThat(status(orderId)).isEqualTo("CONFIRMED");
+        assertThat(lines(orderId)).isEqualTo(2);
+    }
+
+    /** Another buyer's Try under the id of such a row does not take it over: the key is taken. */
+    @Test
+    void anotherBuyerCannotTakeOverTheRow() throws TransactionException {
+        String orderId = newOrderId();
+        String abandoned = inGlobalTransaction(false, x -> registerWithoutTry(x, orderId, "fence-user"));
+        awaitStatus(orderId, "CANCELLED");
+
+        assertThatThrownBy(() -> groups.open(new OrderGroups.Opening(orderId, "someone-else", "other-" + orderId,
+                ITEMS))).isInstanceOf(DuplicateKeyException.class);
+        assertThat(jdbc.queryForMap("SELECT user_id, status, xid FROM orders WHERE order_id = ?", orderId))
+                .containsEntry("user_id", "fence-user").containsEntry("status", "CANCELLED")
+                .containsEntry("xid", abandoned);
         assertThat(lines(orderId)).isZero();
     }
 
@@ -270,6 +303,18 @@ class OrderFenceIT {
             }
         }
         assertThat(withoutLines).as("orders whose Try came too late").isEqualTo(refused.get());
+    }
+
+    /**
+     * Registers the order branch as Seata's TCC interceptor would (the context it records), without running the
+     * Try: the coordinator's rollback then reaches the Cancel first (as when the Try is slow, or the registration's
+     * answer was lost).
+     */
+    private static void registerWithoutTry(String xid, String orderId, String userId) throws TransactionException {
+        DefaultResourceManager.get().branchRegister(BranchType.TCC, OrderAction.NAME, null, xid,
+                "{\"actionContext\":{\"orderId\":\"" + orderId + "\",\"userId\":\"" + userId
+                        + "\",\"sys::prepare\":\"open\",\"sys::commit\":\"confirm\",\"sys::rollback\":\"cancel\","
+                        + "\"action-start-time\":" + System.currentTimeMillis() + "}}", null);
     }
 
     /** What runs inside the global transaction, given its XID. */
