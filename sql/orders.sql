@@ -23,6 +23,15 @@ CREATE TABLE IF NOT EXISTS order_line (
     CONSTRAINT fk_order_line_order FOREIGN KEY (order_id) REFERENCES orders (order_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
+-- The order branch's record of an empty rollback: the Cancel of a transaction that found no order of it (it
+-- overtook its Try). That transaction's Try, if it still comes, finds this row and is refused. Written only then.
+CREATE TABLE IF NOT EXISTS order_fence (
+    xid         VARCHAR(128) NOT NULL COMMENT 'the global transaction whose Cancel came before its Try',
+    order_id    VARCHAR(64)  NOT NULL,
+    created_at  TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (xid, order_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
 -- Seata's own TCC fence, for the floor of bin/bench-order (bench-floor's fenced local branch, useTCCFence = true),
 -- which measures Seata's cost beside order-demo's. order-demo's branch does not use it: its fence is the order row.
 -- Columns as the Seata client expects them.

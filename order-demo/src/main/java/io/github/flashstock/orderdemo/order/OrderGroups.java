@@ -14,20 +14,20 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The order branch's writes, and its fence. The order's own row is the fence: the Try inserts it {@code PENDING}
- * under the transaction's XID, Confirm and Cancel move only a {@code PENDING} row of their own XID, and a Cancel that
- * finds no row at all (it overtook its Try) inserts the order {@code CANCELLED} in its place, so the late Try's insert
- * meets a taken key and fails. Each phase is therefore idempotent, an empty rollback is recorded and a suspended Try
- * refused, in the same statements that write the order. A Try of a later transaction of the same buyer's placement
- * takes such a row over ({@link #tookOverAbandoned}): the placement moved on to a new transaction after the
- * coordinator failed to answer the earlier one's branch registration.
+ * The order branch's writes, and its fence. The order's own row fences its phases: the Try inserts it {@code PENDING}
+ * under the transaction's XID, and Confirm and Cancel move only a {@code PENDING} row of their own XID, so each phase
+ * is idempotent and a phase of another transaction (a second placement under the same Idempotency-Key) changes
+ * nothing. A Cancel that finds no order at all overtook its Try: it records that (an empty rollback) in
+ * {@code order_fence} under its XID, and the Try of that transaction, if it still comes, finds the record and is
+ * refused. The record names the transaction, not the order, so a later transaction of the same placement (order-demo
+ * places an order again when the coordinator failed to answer its branch registration) is not refused.
  *
  * <p>Group commit: Tries that arrive together share one transaction (their orders and lines inserted by one
  * statement each, one commit), and so do Confirms (one update for the group, one commit). Gathered by a
@@ -58,6 +58,7 @@ class OrderGroups implements DisposableBean {
 
     private final OrderMapper orders;
     private final TransactionTemplate transactions;
+    private final TransactionTemplate cancelling;
     private final Coalescer<Opening, Boolean> opens;
     private final Coalescer<Confirming, Boolean> confirms;
 
@@ -65,6 +66,8 @@ class OrderGroups implements DisposableBean {
                 MeterRegistry meters) {
         this.orders = orders;
         this.transactions = new TransactionTemplate(transactions);
+        this.cancelling = new TransactionTemplate(transactions);
+        this.cancelling.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.opens = coalescer("open", settings, this::openGroup, meters);
         this.confirms = coalescer("confirm", settings, this::confirmGroup, meters);
     }
@@ -86,8 +89,9 @@ class OrderGroups implements DisposableBean {
     /**
      * Writes the order {@code PENDING} with its lines; returns once its transaction committed.
      *
-     * @throws org.springframework.dao.DuplicateKeyException the order id is taken: by another placement under the
-     *                                                       same key, or by the Cancel that overtook this Try
+     * @throws org.springframework.dao.DuplicateKeyException the order id is taken (another placement under the same
+     *                                                       key)
+     * @throws SuspendedTry                                  this transaction's Cancel came first
      */
     void open(Opening opening) {
         opens.submit(opening);
@@ -99,15 +103,22 @@ class OrderGroups implements DisposableBean {
     }
 
     /**
-     * Moves the order of this XID from PENDING to CANCELLED, or, when there is no order of that id at all, writes it
-     * CANCELLED (no lines) so that its late Try is refused.
+     * Moves the order of this XID from PENDING to CANCELLED, or, when there is no order of that id at all, records
+     * the empty rollback so that this transaction's late Try is refused. Runs in repeatable read: the locking read
+     * of an order that does not exist locks the gap where it would be, so a Try inserting it waits for this Cancel to
+     * commit and then finds its record.
      *
      * @return false when the order of this XID is CONFIRMED (a rollback cannot undo a commit); true otherwise
      */
-    boolean cancel(String orderId, String userId, String xid) {
-        return Boolean.TRUE.equals(transactions.execute(status -> {
-            orders.cancelOrFence(orderId, userId == null ? "" : userId, xid);
-            OrderMapper.PhaseRow row = orders.phaseRows(List.of(orderId)).get(0);
+    boolean cancel(String orderId, String xid) {
+        return Boolean.TRUE.equals(cancelling.execute(status -> {
+            OrderMapper.PhaseRow row = orders.lockForCancel(orderId);
+            if (row == null) {
+                orders.fence(xid, orderId);
+                log.info("order {}: the Cancel of transaction {} came before its Try; that Try will be refused",
+                        orderId, xid);
+                return true;
+            }
             if (!xid.equals(row.xid())) {
                 log.info("order {} belongs to transaction {}, not to {}: that Cancel has nothing to undo", orderId,
                         row.xid(), xid);
@@ -117,6 +128,7 @@ class OrderGroups implements DisposableBean {
                 log.warn("order {} of transaction {} is CONFIRMED: its Cancel cannot undo that", orderId, xid);
                 return false;
             }
+            orders.cancelOwn(orderId, xid); // 0 rows when CANCELLED already: a replay
             return true;
         }));
     }
@@ -129,51 +141,21 @@ class OrderGroups implements DisposableBean {
                 lines.add(new Line(o.orderId(), i + 1, o.items().get(i).skuId(), o.items().get(i).quantity()));
             }
         }
-        try {
-            transactions.executeWithoutResult(status -> {
-                if (orders.insertPendingAll(sorted) != sorted.size()) {
-                    throw new IllegalStateException("the group's orders were not all written");
-                }
-                writeLines(lines);
-            });
-        } catch (DuplicateKeyException taken) {
-            if (group.size() > 1 || !tookOverAbandoned(group.get(0), lines)) {
-                throw taken; // a group: its orders go again one by one, and only the taken one fails
+        transactions.executeWithoutResult(status -> {
+            if (orders.insertPendingAll(sorted) != sorted.size()) {
+                throw new IllegalStateException("the group's orders were not all written");
             }
-        }
+            if (!lines.isEmpty() && orders.insertLines(lines) != lines.size()) {
+                throw new IllegalStateException("the group's order lines were not all written");
+            }
+            // after the inserts: a Cancel that came first either committed its record already, or holds the gap
+            // the insert waited for until it had
+            List<String> fenced = orders.fenced(sorted);
+            if (!fenced.isEmpty()) {
+                throw new SuspendedTry(fenced);
+            }
+        });
         return Collections.nCopies(group.size(), true);
-    }
-
-    private void writeLines(List<Line> lines) {
-        if (!lines.isEmpty() && orders.insertLines(lines) != lines.size()) {
-            throw new IllegalStateException("order lines were not all written");
-        }
-    }
-
-    /**
-     * A Try whose order id is taken by the Cancel of another, abandoned transaction of the same buyer's placement:
-     * the order row CANCELLED under that transaction's XID, with no lines (its Cancel overtook its Try). That happens
-     * when the coordinator registered the order branch of an earlier transaction but its answer never came back
-     * (a TC that died, a lost connection): the placement then goes on in a new transaction, as nothing of it was
-     * written, while the coordinator rolls the earlier one back, and that Cancel, finding no order, wrote the row.
-     * The new transaction's Try takes the row over: PENDING under its own XID, with its lines. A Try of the
-     * transaction that wrote the row (the suspended Try) does not: that is the Try the row is there to refuse.
-     *
-     * @return true when the row was taken over; false when the key is taken otherwise
-     */
-    private boolean tookOverAbandoned(Opening opening, List<Line> lines) {
-        return Boolean.TRUE.equals(transactions.execute(status -> {
-            OrderMapper.PhaseRow row = orders.lockForTakeOver(opening.orderId());
-            if (row == null || !OrderStatus.CANCELLED.name().equals(row.status()) || row.xid() == null
-                    || row.xid().equals(opening.xid()) || orders.lineCount(opening.orderId()) > 0
-                    || orders.takeOver(opening.orderId(), opening.userId(), row.xid(), opening.xid()) != 1) {
-                return false;
-            }
-            writeLines(lines);
-            log.info("order {}: its Try in transaction {} took over the row the Cancel of abandoned transaction {}"
-                    + " wrote", opening.orderId(), opening.xid(), row.xid());
-            return true;
-        }));
     }
 
     private List<Boolean> confirmGroup(List<Confirming> group) {
@@ -202,6 +184,13 @@ class OrderGroups implements DisposableBean {
             }
             return answers;
         });
+    }
+
+    /** A Try of a transaction whose Cancel came first (an empty rollback): refused, nothing of it written. */
+    static final class SuspendedTry extends RuntimeException {
+        SuspendedTry(List<String> xids) {
+            super("the Try of transaction(s) " + xids + " came after their Cancel; refused, nothing written");
+        }
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.apache.ibatis.annotations.Update;
 /**
  * {@code orders} and {@code order_line}. An order's row is read whole through {@link BaseMapper}, and written so when it
  * is refused before any transaction; the order branch's statements ({@link OrderGroups}: a group's rows in one
- * statement, the phases' moves guarded by the state and XID they expect, the Cancel's insert-or-move) are SQL
+ * statement, the phases' moves guarded by the state and XID they expect, the fence of an empty rollback) are SQL
  * (docs/design.md, "MySQL access").
  */
 @Mapper
@@ -58,34 +58,32 @@ interface OrderMapper extends BaseMapper<OrderRow> {
     int confirmAll(@Param("confirms") List<OrderGroups.Confirming> confirms);
 
     /**
-     * A Cancel: its own PENDING order to CANCELLED; an order that is not PENDING or of another transaction is left as
-     * it is; and where there is no order of that id, the order written CANCELLED under this XID with no lines (the
-     * Cancel overtook its Try, whose insert then finds the key taken). One statement, atomic on the order's key.
+     * The order's row as a Cancel reads it, locked until its transaction ends; null when there is none, and then the
+     * gap where it would be is locked (repeatable read), so a Try cannot insert it until the Cancel has committed.
      */
-    @Insert("INSERT INTO orders (order_id, user_id, status, xid) VALUES (#{orderId}, #{userId}, 'CANCELLED', #{xid}) "
-            + "ON DUPLICATE KEY UPDATE status = IF(xid = #{xid} AND status = 'PENDING', 'CANCELLED', status)")
-    int cancelOrFence(@Param("orderId") String orderId, @Param("userId") String userId, @Param("xid") String xid);
+    @Select("SELECT order_id, xid, status FROM orders WHERE order_id = #{orderId} FOR UPDATE")
+    PhaseRow lockForCancel(@Param("orderId") String orderId);
+
+    /** A Cancel: its own PENDING order to CANCELLED. @return 1 when moved */
+    @Update("UPDATE orders SET status = 'CANCELLED' WHERE order_id = #{orderId} AND xid = #{xid} AND status = 'PENDING'")
+    int cancelOwn(@Param("orderId") String orderId, @Param("xid") String xid);
+
+    /** An empty rollback: the Cancel of {@code xid} found no order, so that transaction's Try is to be refused. */
+    @Insert("INSERT IGNORE INTO order_fence (xid, order_id) VALUES (#{xid}, #{orderId})")
+    int fence(@Param("xid") String xid, @Param("orderId") String orderId);
+
+    /**
+     * The XIDs among a group's Tries whose Cancel came first (an empty rollback recorded them), read as committed now
+     * (a locking read), after the group's own inserts.
+     */
+    @Select({"<script>SELECT xid FROM order_fence WHERE <foreach collection='openings' item='o' separator=' OR '>"
+            + "(xid = #{o.xid} AND order_id = #{o.orderId})</foreach> LOCK IN SHARE MODE</script>"})
+    List<String> fenced(@Param("openings") List<OrderGroups.Opening> openings);
 
     /** The orders' rows as a phase reads them (those that exist). */
     @Select({"<script>SELECT order_id, xid, status FROM orders WHERE order_id IN <foreach collection='orderIds'"
             + " item='id' open='(' separator=',' close=')'>#{id}</foreach></script>"})
     List<PhaseRow> phaseRows(@Param("orderIds") List<String> orderIds);
-
-    /** The order's row as a Try about to take it over reads it, locked until the transaction ends; null if none. */
-    @Select("SELECT order_id, xid, status FROM orders WHERE order_id = #{orderId} FOR UPDATE")
-    PhaseRow lockForTakeOver(@Param("orderId") String orderId);
-
-    @Select("SELECT COUNT(*) FROM order_line WHERE order_id = #{orderId}")
-    int lineCount(@Param("orderId") String orderId);
-
-    /**
-     * A Cancel's row of an abandoned transaction (CANCELLED under {@code abandonedXid}, no lines, of this buyer)
-     * becomes the PENDING order of transaction {@code xid}. @return 1 when taken over
-     */
-    @Update("UPDATE orders SET status = 'PENDING', xid = #{xid} WHERE order_id = #{orderId} AND user_id = #{userId}"
-            + " AND status = 'CANCELLED' AND xid = #{abandonedXid}")
-    int takeOver(@Param("orderId") String orderId, @Param("userId") String userId,
-                 @Param("abandonedXid") String abandonedXid, @Param("xid") String xid);
 
     /** What a phase reads of an order's row. */
     record PhaseRow(String orderId, String xid, String status) {

@@ -19,8 +19,7 @@ class OrderTccAction implements OrderAction {
     public boolean open(BusinessActionContext context,
                         // Seata reads the parameter annotations from the implementing method
                         @BusinessActionContextParameter(paramName = "orderId") String orderId,
-                        @BusinessActionContextParameter(paramName = "userId") String userId,
-                        List<OrderItem> items) {
+                        String userId, List<OrderItem> items) {
         groups.open(new OrderGroups.Opening(orderId, userId, RootContext.getXID(), items));
         return true;
     }
@@ -33,7 +32,6 @@ class OrderTccAction implements OrderAction {
 
     @Override
     public boolean cancel(BusinessActionContext context) {
-        return groups.cancel(context.getActionContext("orderId", String.class),
-                context.getActionContext("userId", String.class), context.getXid());
+        return groups.cancel(context.getActionContext("orderId", String.class), context.getXid());
     }
 }

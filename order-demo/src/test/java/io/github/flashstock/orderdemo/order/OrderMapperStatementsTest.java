@@ -30,12 +30,13 @@ class OrderMapperStatementsTest {
         assertThat(table.getAllSqlSelect().split(",")).containsExactlyElementsOf(components);
         assertThat(table.getKeyColumn()).isEqualTo("order_id");
 
-        for (String statement : List.of("insertPendingAll", "insertLines", "confirmAll", "cancelOrFence",
-                "phaseRows", "insertLine", "lines", "status", "insert", "selectById", "selectList")) {
+        for (String statement : List.of("insertPendingAll", "insertLines", "confirmAll", "lockForCancel",
+                "cancelOwn", "fence", "fenced", "phaseRows", "insertLine", "lines", "status", "insert", "selectById",
+                "selectList")) {
             assertThat(configuration.hasStatement(OrderMapper.class.getName() + "." + statement))
                     .as(statement).isTrue();
         }
-        assertThat(configuration.getMappedStatement(OrderMapper.class.getName() + ".cancelOrFence").getBoundSql(null)
-                .getSql()).contains("ON DUPLICATE KEY UPDATE status = IF(xid = ? AND status = 'PENDING'");
+        assertThat(configuration.getMappedStatement(OrderMapper.class.getName() + ".lockForCancel").getBoundSql(null)
+                .getSql()).endsWith("FOR UPDATE");
     }
 }

@@ -160,15 +160,8 @@ class OrderController {
      * happen: 409 {@code order-cancelled}, and a new key places the order anew.
      */
     private ResponseEntity<PlacedOrder> again(Order earlier, Buyer buyer, OrderRequest request) {
-        if (!earlier.userId().equals(buyer.userId())) {
-            throw new KeyReused(earlier.orderId());
-        }
-        if (earlier.status() == OrderStatus.CANCELLED && earlier.items().isEmpty()) {
-            // cancelled before its Try wrote the lines (the coordinator's rollback overtook it): that placement
-            // did not happen, whatever its items were
-            throw new EarlierCancelled(earlier.orderId());
-        }
-        if (!earlier.items().equals(PlacingOrders.merge(request.items()))) {
+        if (!earlier.userId().equals(buyer.userId())
+                || !earlier.items().equals(PlacingOrders.merge(request.items()))) {
             throw new KeyReused(earlier.orderId());
         }
         meters.counter("orders.placed", "outcome", "repeated").increment();

@@ -303,18 +303,6 @@ class OrderAnswersTest {
     }
 
     @Test
-    void aRetryOfAnOrderCancelledBeforeItsTryWroteItsLinesSaysItWasCancelled() throws Exception {
-        // the coordinator's rollback overtook the Try: the order row CANCELLED with no lines (OrderGroups)
-        given(reading.findIfAny("key-12345678")).willReturn(Optional.of(new Order("key-12345678", "u1",
-                OrderStatus.CANCELLED, "127.0.0.1:18091:7", List.of(), Instant.now(), Instant.now())));
-
-        placeWithKey("key-12345678")
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:order-cancelled"));
-        org.mockito.Mockito.verify(placing, org.mockito.Mockito.never()).place(any(), any(), any(), any(), any());
-    }
-
-    @Test
     void aKeyUsedForAnotherUsersOrderIsRefused() throws Exception {
         earlierOrderIs(OrderStatus.CONFIRMED, "someone-else", "hot-1");
 
