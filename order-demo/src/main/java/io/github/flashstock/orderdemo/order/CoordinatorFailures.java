@@ -20,12 +20,14 @@ public final class CoordinatorFailures {
      * coordinator ({@code DefaultTransactionManager}: begin, commit, rollback, status), such as a begin that fails
      * with a ClassCastException when the client matches a GlobalCommitResponse to the GlobalBegin request.
      * Only the frame that threw counts there: every exception of the order's own work passes through Seata's
-     * template further down its stack.
+     * template further down its stack. And the order branch's Try refused because the coordinator had rolled its
+     * transaction back before it ran ({@link OrderGroups.SuspendedTry}: the transaction's Cancel came first, nothing
+     * of the order was written).
      */
     public static boolean is(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof TransactionException || t instanceof FrameworkException
-                    || t.getClass().getName().startsWith("io.netty.channel.")) {
+                    || t instanceof OrderGroups.SuspendedTry || t.getClass().getName().startsWith("io.netty.channel.")) {
                 return true;
             }
             StackTraceElement[] stack = t.getStackTrace();

@@ -18,6 +18,14 @@ class CoordinatorFailuresTest {
     }
 
     @Test
+    void aTryRefusedBecauseTheCoordinatorRolledItsTransactionBackFirstIsTheCoordinators() {
+        OrderGroups.SuspendedTry suspended = new OrderGroups.SuspendedTry(java.util.List.of("127.0.0.1:8091:1"));
+
+        assertThat(CoordinatorFailures.is(suspended)).isTrue();
+        assertThat(CoordinatorFailures.is(new IllegalStateException("wrapped", suspended))).isTrue();
+    }
+
+    @Test
     void anExceptionOfTheOrdersOwnWorkIsNotEvenThoughSeatasTemplateIsBelowIt() {
         IllegalStateException own = new IllegalStateException("inventory said no");
         own.setStackTrace(new StackTraceElement[] {
