@@ -303,6 +303,20 @@ public final class DevStack {
     }
 
     /**
+     * One read on the Redis server at {@code port}, answered by that copy itself: a cluster replica answers too
+     * ({@code READONLY} is sent first; a server outside a cluster refuses that and answers the read all the same).
+     * For diagnosis: an error reply comes back as its text ({@code -ERR ...}), a server that does not answer as
+     * {@code unreachable: ...}.
+     */
+    public Object readOnRedisNode(int port, String... command) {
+        try {
+            return Resp.pipeline(port, List.of(new String[] {"READONLY"}, command)).get(1);
+        } catch (IOException | RuntimeException e) {
+            return "unreachable: " + e;
+        }
+    }
+
+    /**
      * Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. With process names
      * ({@code node-16381}), only those. {@link #resume} thaws them.
      */

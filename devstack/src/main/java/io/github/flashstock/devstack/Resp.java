@@ -37,6 +37,39 @@ final class Resp {
         }
     }
 
+    /**
+     * Sends the commands back to back on one connection and returns their replies in order; an error reply comes back
+     * as its text ({@code -ERR ...}) rather than thrown, so that one refused command does not hide the others.
+     */
+    static List<Object> pipeline(int port, List<String[]> commands) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.setSoTimeout(2000);
+            OutputStream out = socket.getOutputStream();
+            StringBuilder req = new StringBuilder();
+            for (String[] command : commands) {
+                req.append('*').append(command.length).append("\r\n");
+                for (String part : command) {
+                    byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                    req.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+                }
+            }
+            out.write(req.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            List<Object> replies = new ArrayList<>(commands.size());
+            for (int i = 0; i < commands.size(); i++) {
+                try {
+                    replies.add(read(in));
+                } catch (IllegalStateException e) {
+                    // the error line is read whole: the next reply starts right after it
+                    replies.add("-" + e.getMessage().substring("Redis error: ".length()));
+                }
+            }
+            return replies;
+        }
+    }
+
     /** True when the server on {@code port} answers PING with PONG. */
     static boolean ping(int port) {
         try {

@@ -57,6 +57,26 @@ class RedisClusterIT {
     }
 
     @Test
+    void aReadOnANodeIsAnsweredByThatCopyEvenOnAReplica() throws InterruptedException {
+        String key = "probe:{" + UUID.randomUUID() + "}";
+        redis.hset(key, "state", "TRIED");
+        int[] masterAndReplica = io.github.flashstock.devstack.junit.SharedStack.redisClusterMasterAndReplicaOf(key);
+        DevStack stack = DevStack.fromEnvironment();
+
+        assertThat(stack.readOnRedisNode(masterAndReplica[0], "HGETALL", key)).isEqualTo(List.of("state", "TRIED"));
+        Object onReplica = null;
+        for (int i = 0; i < 100 && !List.of("state", "TRIED").equals(onReplica); i++) {
+            if (i > 0) {
+                Thread.sleep(100);
+            }
+            onReplica = stack.readOnRedisNode(masterAndReplica[1], "HGETALL", key);
+        }
+        assertThat(onReplica).as("the replica's own copy").isEqualTo(List.of("state", "TRIED"));
+        assertThat(stack.readOnRedisNode(masterAndReplica[1], "NO-SUCH-COMMAND")).asString().startsWith("-ERR");
+        assertThat(stack.readOnRedisNode(1, "PING")).asString().startsWith("unreachable: ");
+    }
+
+    @Test
     void runsAScriptOnTwoKeysThatShareAHashTag() {
         // Given two keys of one SKU: the hash tag puts them in one slot
         String sku = "sku-" + UUID.randomUUID();

@@ -247,7 +247,42 @@ public final class DrillRunner implements AutoCloseable {
                     + " left): " + swept.size() + " " + swept);
         }
         Forensics.print(report, logsToSearch(), out);
+        Forensics.printStores(report, ledger, redisCopies(drill), redisLogs(drill), out);
         return report;
+    }
+
+    /**
+     * The Redis servers the drill's services used: every node of the cluster, or the standalone server (none on the
+     * Sentinel layout, whose logs alone are read).
+     */
+    private Forensics.RedisCopies redisCopies(Drill drill) {
+        List<Integer> ports = drill.onCluster() ? current.endpoints().redisClusterNodes().stream()
+                .map(n -> Integer.parseInt(n.substring(n.lastIndexOf(':') + 1))).toList()
+                : drill.onSentinel() ? List.of() : List.of(current.endpoints().redisPort());
+        DevStack stack = current;
+        return new Forensics.RedisCopies() {
+            @Override
+            public List<Integer> ports() {
+                return ports;
+            }
+
+            @Override
+            public Object read(int port, String... command) {
+                return stack.readOnRedisNode(port, command);
+            }
+        };
+    }
+
+    /** The Redis servers' logs of the drill's layout: the cluster nodes', the Sentinel layout's, or the server's. */
+    private List<java.nio.file.Path> redisLogs(Drill drill) {
+        java.nio.file.Path dir = configured.config().home().resolve(drill.onCluster() ? "redis-cluster"
+                : drill.onSentinel() ? "redis-sentinel" : "redis");
+        try (var files = java.nio.file.Files.walk(dir, 2)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".log")
+                    && !f.getFileName().toString().startsWith("cluster-create")).sorted().toList();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return List.of();
+        }
     }
 
     /** Every service instance's log and every TC's logs: where {@link Forensics} looks. */

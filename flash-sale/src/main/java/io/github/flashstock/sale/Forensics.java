@@ -82,6 +82,113 @@ final class Forensics {
         return byXid;
     }
 
+    /** Reads on one Redis copy: each cluster node on its own, or the one standalone server. */
+    interface RedisCopies {
+
+        /** The servers' ports. */
+        List<Integer> ports();
+
+        /** One read answered by the server at {@code port} itself; an error or no answer as text. */
+        Object read(int port, String... command);
+    }
+
+    /** Log lines of a Redis server that say its role or the cluster's view of a node changed. */
+    private static final Pattern ROLE_CHANGE = Pattern.compile("(?i)failover|election|reconfiguring|fail message"
+            + "|marking node|clear fail|cluster state changed|secondary replication id|master mode|primary mode"
+            + "|replicaof|connecting to (master|primary)|master <-> replica sync: finished|discarding previously"
+            + "|configepoch");
+
+    /**
+     * What each store holds of the report's first XIDs and of the SKUs whose counts disagree: the ledger's units by
+     * store and state per SKU; each named reservation's ledger rows and its fence record on every Redis copy (a
+     * record a cluster node kept that the master lost, or the other way round); each such SKU's hash on every copy
+     * (its epoch against the node's run id); and the Redis servers' log lines about roles and failovers. Nothing for
+     * a clean report.
+     */
+    static void printStores(DrillReport report, List<StateReader.LedgerRow> ledger, RedisCopies redis,
+                            List<Path> redisLogs, PrintStream out) {
+        if (report.clean()) {
+            return;
+        }
+        Set<String> xids = new LinkedHashSet<>(xids(report, 5));
+        List<StateReader.LedgerRow> named = ledger.stream().filter(r -> xids.contains(r.xid())).toList();
+        Set<String> skus = new LinkedHashSet<>();
+        named.forEach(r -> skus.add(r.skuId()));
+        report.skus().stream()
+                .filter(s -> !s.stock().agree() || s.lost() > 0 || s.reserved() > 0 || s.oversold() > 0)
+                .forEach(s -> skus.add(s.skuId()));
+        List<String> some = skus.stream().limit(3).toList();
+        if (some.isEmpty()) {
+            return;
+        }
+        out.println("what the stores hold:");
+        for (String sku : some) {
+            Map<String, Long> units = new java.util.TreeMap<>();
+            ledger.stream().filter(r -> r.skuId().equals(sku))
+                    .forEach(r -> units.merge(r.store() + "/" + r.state(), (long) r.quantity(), Long::sum));
+            out.println("  ledger of " + sku + ", units by store/state: " + units);
+        }
+        Map<Integer, String> nodes = new LinkedHashMap<>();
+        for (int port : redis.ports()) {
+            nodes.put(port, port + " " + field(redis.read(port, "INFO", "replication"), "role") + " run_id "
+                    + field(redis.read(port, "INFO", "server"), "run_id"));
+        }
+        for (String sku : some) {
+            out.println("  " + stockKey(sku) + " on each Redis server:");
+            nodes.forEach((port, node) -> out.println("    " + node + ": "
+                    + flat(redis.read(port, "HGETALL", stockKey(sku)))));
+        }
+        for (StateReader.LedgerRow row : named) {
+            String fence = stockKey(row.skuId()) + ":tx:" + row.xid() + ":" + row.orderId();
+            out.println("  " + row.xid() + " " + row.orderId() + ": ledger " + row.state() + " in " + row.store()
+                    + ", " + row.quantity() + " x " + row.skuId() + "; its fence record:");
+            nodes.forEach((port, node) -> out.println("    " + node + ": " + flat(redis.read(port, "HGETALL", fence))));
+        }
+        for (Path log : redisLogs) {
+            List<String> changes = new ArrayList<>();
+            try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                lines.filter(l -> ROLE_CHANGE.matcher(l).find()).forEach(changes::add);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                out.println("  " + log + ": not readable (" + e + ")");
+                continue;
+            }
+            if (!changes.isEmpty()) {
+                out.println("  " + log.getFileName() + ", roles and failovers (last " + Math.min(60, changes.size())
+                        + " of " + changes.size() + "):");
+                changes.subList(Math.max(0, changes.size() - 60), changes.size()).forEach(l -> out.println("    " + l));
+            }
+        }
+    }
+
+    /** {@code inv:{<sku>}}, as the inventory service names a SKU's stock hash. */
+    static String stockKey(String sku) {
+        return "inv:{" + sku + "}";
+    }
+
+    /** A field of an {@code INFO} answer, or the answer itself when it is not one (an error, no answer). */
+    static String field(Object info, String name) {
+        if (info instanceof String text && !text.startsWith("-") && !text.startsWith("unreachable")) {
+            return text.lines().filter(l -> l.startsWith(name + ":")).map(l -> l.substring(name.length() + 1).trim())
+                    .findFirst().orElse("?");
+        }
+        return String.valueOf(info);
+    }
+
+    /** An {@code HGETALL} answer as {@code field=value ...}; "(none)" for a missing key. */
+    static String flat(Object reply) {
+        if (reply instanceof List<?> items) {
+            if (items.isEmpty()) {
+                return "(none)";
+            }
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                b.append(i == 0 ? "" : " ").append(items.get(i)).append('=').append(items.get(i + 1));
+            }
+            return b.length() > 400 ? b.substring(0, 400) + " ..." : b.toString();
+        }
+        return String.valueOf(reply);
+    }
+
     /** Prints what {@link #lines} found for the report's first XIDs; nothing for a clean report. */
     static void print(DrillReport report, List<Path> logs, PrintStream out) {
         if (report.clean()) {
