@@ -213,6 +213,16 @@ final class RedisBench implements AutoCloseable {
         return javaPath(clients, requests, request -> health.call(() -> coalescer.reserve(request)));
     }
 
+    /** The coalesced Java path as {@link #javaPath(int, int, boolean)} runs it, with other coalescing settings. */
+    Result javaPath(int clients, int requests, TryCoalescing coalescing) throws Exception {
+        TryCoalescer other = new TryCoalescer(tryScript, coalescing, new SimpleMeterRegistry());
+        try {
+            return javaPath(clients, requests, other);
+        } finally {
+            other.destroy();
+        }
+    }
+
     /** {@code through} null: each Try alone through {@link #tryScript} on the caller's thread. */
     private Result javaPath(int clients, int requests, TryCoalescer through) throws Exception {
         return javaPath(clients, requests, through == null ? request -> tryScript.run(List.of(request)).get(0)

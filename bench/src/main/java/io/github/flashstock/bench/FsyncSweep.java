@@ -1,0 +1,95 @@
+package io.github.flashstock.bench;
+
+import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.inventory.reservation.TryCoalescing;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How close {@code inventory.durability: fsync} comes to {@code none} on the Try path under several coalescing
+ * settings: for each setting, the coalesced Java path of {@code bin/bench-try} (50 callers, one hot SKU, every call a
+ * new one-unit reservation) with the devstack's Redis as shipped ({@code appendfsync always}) and with
+ * {@code appendfsync everysec}, interleaved over the rounds, medians and their ratio.
+ * {@code bin/bench-fsync [rounds] [requests]}; {@code -Dbench.settings=16x2,64x1} picks the settings (max-batch x
+ * in-flight).
+ */
+public final class FsyncSweep {
+
+    private static final int CLIENTS = 50;
+
+    private FsyncSweep() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int requests = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        List<TryCoalescing> settings = new ArrayList<>();
+        for (String s : System.getProperty("bench.settings", "16x2,16x4,32x4,64x1,64x2,8x8").split(",")) {
+            String[] parts = s.strip().split("x");
+            settings.add(new TryCoalescing(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]),
+                    Duration.ofSeconds(3)));
+        }
+        DevStack stack = DevStack.fromEnvironment();
+        boolean wasUp = stack.isUp(EnumSet.of(Component.REDIS));
+        stack.up(EnumSet.of(Component.REDIS));
+        try {
+            run(new RedisBench(stack.endpoints()), settings, rounds, requests);
+        } finally {
+            if (!wasUp) {
+                stack.down();
+            }
+        }
+        System.exit(0);
+    }
+
+    private static String name(TryCoalescing c) {
+        return "max-batch " + c.maxBatch() + ", in-flight " + c.inFlight();
+    }
+
+    private static void run(RedisBench bench, List<TryCoalescing> settings, int rounds, int requests)
+            throws Exception {
+        System.out.printf("fsync against none on the Try path: %d callers, %d Tries a run, %d round(s), %d cores%n",
+                CLIENTS, requests, rounds, Runtime.getRuntime().availableProcessors());
+        // JIT warm-up, not measured
+        bench.fresh(1);
+        bench.javaPath(CLIENTS, Math.min(requests, 50_000), settings.get(0));
+        Map<String, List<Double>> fsync = new LinkedHashMap<>();
+        Map<String, List<Double>> none = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (TryCoalescing c : settings) {
+                // the two levels in turn, which first alternating over the rounds
+                boolean fsyncFirst = round % 2 == 1;
+                for (int i = 0; i < 2; i++) {
+                    bench.fresh(1);
+                    if (fsyncFirst == (i == 0)) {
+                        double r = bench.javaPath(CLIENTS, requests, c).perSecond();
+                        fsync.computeIfAbsent(name(c), k -> new ArrayList<>()).add(r);
+                    } else {
+                        double r = bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, c))
+                                .perSecond();
+                        none.computeIfAbsent(name(c), k -> new ArrayList<>()).add(r);
+                    }
+                }
+                System.out.printf("  round %d, %s: fsync %,.0f, none %,.0f Tries/s%n", round, name(c),
+                        last(fsync.get(name(c))), last(none.get(name(c))));
+            }
+        }
+        System.out.println();
+        System.out.println("| coalescing | fsync (Tries/s) | none (Tries/s) | fsync / none |");
+        System.out.println("|---|---|---|---|");
+        for (TryCoalescing c : settings) {
+            double f = RedisBench.median(fsync.get(name(c)));
+            double n = RedisBench.median(none.get(name(c)));
+            System.out.printf("| %s | %,.0f | %,.0f | %.2f |%n", name(c), f, n, f / n);
+        }
+    }
+
+    private static double last(List<Double> values) {
+        return values.get(values.size() - 1);
+    }
+}
