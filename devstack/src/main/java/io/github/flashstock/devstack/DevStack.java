@@ -121,10 +121,13 @@ public final class DevStack {
         Server server = servers.get(c);
         List<Long> live = server.livePids();
         if (live.size() == server.processCount()) {
-            if (server.healthy()) {
+            if (server.healthy() || becomesHealthy(server)) {
                 return false;
             }
-            // alive but not answering (an earlier start died half-way): start it afresh below
+            // alive but not answering for the whole start timeout (an earlier start died half-way): start it afresh
+            // below, which empties the servers that keep nothing (the Redis Cluster, the Sentinel layout): said so
+            System.err.printf("devstack: %s runs but has not passed its health check for %d s: starting it afresh%n",
+                    c.cliName(), config.startTimeout().toSeconds());
         }
         if (!live.isEmpty() && live.size() < server.processCount() && launchedMissing(c, server)) {
             // only some of its processes had died (a broker without its name server): the rest were left alone
@@ -135,6 +138,20 @@ public final class DevStack {
         }
         server.forgetPids();
         return launchAfresh(c, server);
+    }
+
+    /**
+     * Whether a server whose processes all run passes its health check within the start timeout: one that is busy
+     * (a cluster node rejoining after a restart, a replica syncing) or frozen for a moment (a drill's SIGSTOP) is
+     * waited for, not started afresh, since starting the Redis Cluster or the Sentinel layout afresh empties it.
+     */
+    private boolean becomesHealthy(Server server) {
+        try {
+            Processes.await(server.name() + " to pass its health check", config.startTimeout(), server::healthy);
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
     }
 
     /** @return false when the server cannot start only its missing processes */

@@ -76,6 +76,40 @@ class RedisClusterIT {
         assertThat(stack.readOnRedisNode(1, "PING")).asString().startsWith("unreachable: ");
     }
 
+    /**
+     * {@code up} meets the cluster while a node is frozen (a chaos schedule's SIGSTOP, a restarted node still
+     * rejoining): every process runs, the health check fails. It waits for the node rather than starting the cluster
+     * afresh, which would empty it in the middle of a sale.
+     */
+    @Test
+    void upWhileANodeIsFrozenWaitsForItAndKeepsTheData() throws Exception {
+        String key = "probe:{" + UUID.randomUUID() + "}";
+        redis.set(key, "kept");
+        int[] masterAndReplica = io.github.flashstock.devstack.junit.SharedStack.redisClusterMasterAndReplicaOf(key);
+        DevStack stack = DevStack.fromEnvironment();
+        // the replica, so that the cluster does not fail the slot over meanwhile
+        stack.pause(Component.REDIS_CLUSTER, "node-" + masterAndReplica[1]);
+        Thread thaw = new Thread(() -> {
+            try {
+                Thread.sleep(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stack.resume(Component.REDIS_CLUSTER, "node-" + masterAndReplica[1]);
+        });
+        thaw.start();
+        DevStack.UpReport report;
+        try {
+            assertThat(stack.isUp(java.util.EnumSet.of(Component.REDIS_CLUSTER))).as("frozen: not healthy").isFalse();
+            report = stack.up(java.util.EnumSet.of(Component.REDIS_CLUSTER));
+        } finally {
+            thaw.join();
+        }
+
+        assertThat(report.startedAny()).as("nothing started: %s", report).isFalse();
+        assertThat(redis.get(key)).isEqualTo("kept");
+    }
+
     @Test
     void runsAScriptOnTwoKeysThatShareAHashTag() {
         // Given two keys of one SKU: the hash tag puts them in one slot
