@@ -73,7 +73,9 @@ final class RedisClusterServer extends Server {
         for (int port : config.clusterPorts()) {
             Processes.await("Redis Cluster node PING on port " + port, config.startTimeout(), () -> Resp.ping(port));
         }
-        if (!knowsACluster(config.clusterPorts().get(0))) {
+        // only a fresh launch has no cluster yet: a node started again after it died rejoins the cluster the others
+        // keep (and the first node is as likely as any to be that one, or to answer before it has read its config)
+        if (config.clusterPorts().stream().noneMatch(RedisClusterServer::knowsACluster)) {
             List<String> cmd = new ArrayList<>(List.of(config.redisTool("cli"), "--cluster", "create"));
             config.clusterPorts().forEach(p -> cmd.add("127.0.0.1:" + p));
             cmd.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));

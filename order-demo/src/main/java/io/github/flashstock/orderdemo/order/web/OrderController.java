@@ -72,7 +72,7 @@ class OrderController {
 
     /**
      * Places the order in a new global transaction for the buyer of the request's token (whose user id the purchase
-     * limits count under); 201 once it committed. A refusal by the inventory service comes back as the same problem
+     * limits count under); 201 once it committed and the order is CONFIRMED ({@link #afterCommit}). A refusal by the inventory service comes back as the same problem
      * (with {@code orderId} added), after the transaction rolled back. When the call fails in a way that leaves the
      * outcome open (the coordinator unreachable while committing, a commit that timed out), the answer never guesses:
      * see {@link #afterFailure}.
@@ -105,9 +105,46 @@ class OrderController {
         } catch (RuntimeException e) {
             return afterFailure(orderId, e);
         }
-        meters.counter("orders.placed", "outcome", "committed").increment();
-        return ResponseEntity.created(URI.create("/orders/" + orderId))
-                .body(new PlacedOrder(orderId, reading.status(orderId)));
+        return afterCommit(orderId);
+    }
+
+    /**
+     * The global transaction's commit returned: Seata's client returns from it whatever status the coordinator
+     * answered, and a coordinator that could not write its store (its database cut or killed while committing)
+     * answers {@code Committing} with a failed result, which the client does not raise; such a session is still
+     * {@code Begin} in the store, and the coordinator rolls it back when it times out. So the answer is read from the
+     * order branch's own record, which the coordinator's Confirm moves (phase two runs before a commit reports
+     * {@code Committed}):
+     * <ul>
+     *   <li>CONFIRMED: 201.</li>
+     *   <li>PENDING: the commit is not known to have taken; 202 with {@code Location} to poll, as after a failed
+     *   commit call ({@link #afterFailure}).</li>
+     *   <li>CANCELLED: the coordinator rolled the order back after all: 409 {@code order-cancelled}.</li>
+     *   <li>The database cannot be read: 503 {@code order-outcome-unknown}.</li>
+     * </ul>
+     */
+    private ResponseEntity<PlacedOrder> afterCommit(String orderId) {
+        OrderStatus status;
+        try {
+            status = reading.status(orderId);
+        } catch (RuntimeException unreadable) {
+            meters.counter("orders.placed", "outcome", "unknown").increment();
+            throw new OutcomeUnknown(orderId, unreadable);
+        }
+        switch (status) {
+            case CONFIRMED:
+                meters.counter("orders.placed", "outcome", "committed").increment();
+                return ResponseEntity.created(URI.create("/orders/" + orderId)).body(new PlacedOrder(orderId, status));
+            case PENDING:
+                log.warn("order {}: the coordinator returned from its commit but the order is not confirmed; answered"
+                        + " 202 to poll", orderId);
+                meters.counter("orders.placed", "outcome", "unknown").increment();
+                return ResponseEntity.accepted().location(URI.create("/orders/" + orderId))
+                        .body(new PlacedOrder(orderId, status));
+            default:
+                meters.counter("orders.placed", "outcome", "rolled-back").increment();
+                throw new EarlierCancelled(orderId);
+        }
     }
 
     /**

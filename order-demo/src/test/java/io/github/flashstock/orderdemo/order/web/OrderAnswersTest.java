@@ -118,6 +118,40 @@ class OrderAnswersTest {
         org.mockito.Mockito.verify(placing, org.mockito.Mockito.times(3)).place(any(), any(), any(), any(), any());
     }
 
+    /**
+     * A commit that returned while the order is still PENDING: a coordinator whose database went away while it
+     * committed answers {@code Committing} with a failed result, which Seata's client returns from like any commit,
+     * and later rolls the transaction back (found by chaos seed 10: two such orders were answered 201 and ended
+     * CANCELLED). Only a CONFIRMED order is a 201.
+     */
+    @Test
+    void aCommitThatReturnedWithTheOrderStillPendingIsAcceptedNotCreated() throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willReturn(OrderStatus.PENDING);
+
+        placeOne().andExpect(status().isAccepted()).andExpect(jsonPath("$.status").value("PENDING"))
+                .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/orders/")));
+    }
+
+    @Test
+    void aCommitThatReturnedWithTheOrderAlreadyCancelledIsNoSale() throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willReturn(OrderStatus.CANCELLED);
+
+        placeOne().andExpect(status().isConflict())
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("order-cancelled")));
+    }
+
+    @Test
+    void aCommitThatReturnedWhileTheOrderCannotBeReadIsOfUnknownOutcome() throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willThrow(new CannotGetJdbcConnectionException("database away"));
+
+        placeOne().andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("order-outcome-unknown")))
+                .andExpect(header().exists("Retry-After"));
+    }
+
     @Test
     void aCoordinatorThatFailsEveryTransactionEndsTheTriesWhenTheNextWouldStartPastTheBudget() throws Exception {
         // orders.coordinator.retry-within is 300 ms here: pauses of 50 and 100 ms; a fourth try would need 200 more
