@@ -89,9 +89,10 @@ class RedisClusterIT {
         DevStack stack = DevStack.fromEnvironment();
         // the replica, so that the cluster does not fail the slot over meanwhile
         stack.pause(Component.REDIS_CLUSTER, "node-" + masterAndReplica[1]);
+        // thawed well after the health check has given up on it (each probe waits 2 s for the frozen node)
         Thread thaw = new Thread(() -> {
             try {
-                Thread.sleep(3_000);
+                Thread.sleep(8_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
