@@ -230,9 +230,9 @@ class ClusterReservationIT extends InventoryITSupport {
 
     /**
      * The SKU's master is frozen (SIGSTOP) mid-sale for 9 s, past the cluster's node timeout (5 s): its replica takes
-     * over while it is frozen, and when it thaws it still takes itself for the master and reads what the service
-     * sent it meanwhile (Tries, Confirms, Cancels in its socket) before the promotion reaches it and it becomes a
-     * replica, dropping whatever it wrote in that moment. Under {@code durability: replica} none of that was
+     * over while it is frozen, and when it thaws it may take itself for the master for a moment and run what the
+     * service sent it meanwhile (Tries, Confirms, Cancels in its socket) before the promotion reaches it and it
+     * becomes a replica, dropping whatever it wrote in that moment. Under {@code durability: replica} none of that was
      * acknowledged (its replica was gone), so the sale sells out with every committed unit sold once in MySQL and in
      * Redis and nothing left reserved. {@code -Dit.cluster.freeze-ms=5000} freezes it for the node timeout alone,
      * which the chaos schedules do: then it mostly comes back a master.
