@@ -86,7 +86,8 @@ class ForensicsTest {
         Path node = dir.resolve("node-16383.log");
         Files.write(node, List.of("1:S 06 Dec 2026 02:30:01.000 * Connecting to MASTER 127.0.0.1:16380",
                 "1:S 06 Dec 2026 02:30:02.000 * Background saving started", "1:M 06 Dec 2026 02:30:09.000 #"
-                        + " Failover election won for epoch 9.", "1:M 06 Dec 2026 02:30:09.100 # configEpoch set to 9"));
+                        + " Failover election won for epoch 9.",
+                "1:M 06 Dec 2026 02:30:09.100 # configEpoch set to 9"));
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
 
         Forensics.printStores(report, ledger, copies(replies), List.of(node, dir.resolve("gone.log")),

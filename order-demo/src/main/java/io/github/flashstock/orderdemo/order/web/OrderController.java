@@ -73,9 +73,9 @@ class OrderController {
     /**
      * Places the order in a new global transaction for the buyer of the request's token (whose user id the purchase
      * limits count under); 201 once it committed and the order is CONFIRMED ({@link #afterCommit}). A refusal by the
-     * inventory service comes back as the same problem (with {@code orderId} added), after the transaction rolled back. When the call fails in a way that leaves the
-     * outcome open (the coordinator unreachable while committing, a commit that timed out), the answer never guesses:
-     * see {@link #afterFailure}.
+     * inventory service comes back as the same problem (with {@code orderId} added), after the transaction rolled
+     * back. When the call fails in a way that leaves the outcome open (the coordinator unreachable while committing,
+     * a commit that timed out), the answer never guesses: see {@link #afterFailure}.
      */
     @PostMapping("/orders")
     ResponseEntity<PlacedOrder> place(@Valid @RequestBody OrderRequest request, Buyer buyer,
