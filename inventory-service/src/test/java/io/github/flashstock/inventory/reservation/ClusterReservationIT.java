@@ -178,35 +178,25 @@ class ClusterReservationIT extends InventoryITSupport {
         int stocked = 150;
         String sku = inventory.skuWith(stocked, null, 1);
         int[] masterAndReplica = masterAndReplicaOf(sku);
-        java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
-        Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
-        List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
-        for (int b = 0; b < 8; b++) {
-            running.add(pool.submit(() -> buyers.buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed,
-                    soldOut)));
-        }
+        EightBuyers sale;
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> committed.get() >= 30);
-            SharedStack.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> "master".equals(
-                    FailoverBuyers.serverInfo(masterAndReplica[1], "role", "replication")));
-            // the promoted master has no replica, and under durability replica its slots sell nothing, until the
-            // dead node is back (as its supervisor would bring it back) and attached as its replica
-            SharedStack.restart(Component.REDIS_CLUSTER);
-            for (java.util.concurrent.Future<?> f : running) {
-                f.get(4, java.util.concurrent.TimeUnit.MINUTES);
-            }
+            sale = eightBuyersUntilSoldOut(sku, () -> {
+                SharedStack.kill(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> "master"
+                        .equals(FailoverBuyers.serverInfo(masterAndReplica[1], "role", "replication")));
+                // the promoted master has no replica, and under durability replica its slots sell nothing, until the
+                // dead node is back (as its supervisor would bring it back) and attached as its replica
+                SharedStack.restart(Component.REDIS_CLUSTER);
+            });
         } finally {
-            soldOut.set(true);
-            pool.shutdownNow();
             SharedStack.restart(Component.REDIS_CLUSTER);
         }
+        java.util.concurrent.atomic.AtomicInteger committed = sale.committed();
+        Map<Integer, Integer> answers = sale.answers();
         System.out.printf("master crash mid-sale: %d orders committed of %d units, answers %s%n", committed.get(),
                 stocked, answers);
         try {
-            assertThat(soldOut.get()).as("the sale went on after the failover until sold out: %s", answers).isTrue();
+            assertThat(sale.soldOut()).as("the sale went on after the failover until sold out: %s", answers).isTrue();
             assertThat(answers.keySet()).as("every answer a sale, a refusal or a 503 to retry, never a 500")
                     .isSubsetOf(201, 409, 503);
             String promotedRunId = FailoverBuyers.serverInfo(masterAndReplica[1], "run_id");
@@ -243,35 +233,21 @@ class ClusterReservationIT extends InventoryITSupport {
         int stocked = 150;
         String sku = inventory.skuWith(stocked, null, 1);
         int[] masterAndReplica = masterAndReplicaOf(sku);
-        java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
-        Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
-        List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
-        for (int b = 0; b < 8; b++) {
-            running.add(pool.submit(() -> buyers.buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed,
-                    soldOut)));
-        }
-        try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> committed.get() >= 30);
+        EightBuyers sale = eightBuyersUntilSoldOut(sku, () -> {
             SharedStack.pause(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
             try {
                 Thread.sleep(Long.getLong("it.cluster.freeze-ms", 9_000));
             } finally {
                 SharedStack.resume(Component.REDIS_CLUSTER, "node-" + masterAndReplica[0]);
             }
-            for (java.util.concurrent.Future<?> f : running) {
-                f.get(4, java.util.concurrent.TimeUnit.MINUTES);
-            }
-        } finally {
-            soldOut.set(true);
-            pool.shutdownNow();
-        }
+        });
+        java.util.concurrent.atomic.AtomicInteger committed = sale.committed();
+        Map<Integer, Integer> answers = sale.answers();
         String roleAfter = FailoverBuyers.serverInfo(masterAndReplica[0], "role", "replication");
         System.out.printf("master frozen mid-sale: %d orders committed of %d units, answers %s; the frozen node is"
                 + " a %s now%n", committed.get(), stocked, answers, roleAfter);
         try {
-            assertThat(soldOut.get()).as("the sale went on until sold out: %s", answers).isTrue();
+            assertThat(sale.soldOut()).as("the sale went on until sold out: %s", answers).isTrue();
             assertThat(answers.keySet()).as("every answer a sale, a refusal or a 503 to retry, never a 500")
                     .isSubsetOf(201, 409, 503);
             await().atMost(Duration.ofMinutes(3)).until(() -> inventory.stock(sku).at("/mysql/sold").asLong()
@@ -384,6 +360,45 @@ class ClusterReservationIT extends InventoryITSupport {
         return meters.find("inventory.phase.outcomes").tag("phase", "confirm").counters().stream()
                 .filter(c -> List.of("taken_unrecorded", "oversold").contains(c.getId().getTag("outcome")))
                 .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    /** What a fault does to the cluster in the middle of a sale. */
+    private interface MidSale {
+        void strike() throws Exception;
+    }
+
+    /**
+     * The orders 8 buyers committed, whether a buyer met the SKU sold out (a 409) before they stopped, and every
+     * answer they got.
+     */
+    private record EightBuyers(java.util.concurrent.atomic.AtomicInteger committed, boolean soldOut,
+                               Map<Integer, Integer> answers) {
+    }
+
+    /** 8 buyers buy one unit at a time until {@code sku} sells out; {@code fault} strikes once 30 orders committed. */
+    private EightBuyers eightBuyersUntilSoldOut(String sku, MidSale fault) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger committed = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean soldOut = new java.util.concurrent.atomic.AtomicBoolean();
+        Map<Integer, Integer> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        List<java.util.concurrent.Future<?>> running = new java.util.ArrayList<>();
+        for (int b = 0; b < 8; b++) {
+            running.add(pool.submit(() -> buyers.buyUntilSoldOut(sku, Duration.ofMinutes(3), answers, committed,
+                    soldOut)));
+        }
+        boolean sold;
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> committed.get() >= 30);
+            fault.strike();
+            for (java.util.concurrent.Future<?> f : running) {
+                f.get(4, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } finally {
+            // read before the buyers are told to stop: only a 409 sets it until then
+            sold = soldOut.getAndSet(true);
+            pool.shutdownNow();
+        }
+        return new EightBuyers(committed, sold, answers);
     }
 
     /** A read through the service's own Redis client answers in each third of the slots (one per master). */

@@ -121,8 +121,7 @@ class OrderAnswersTest {
     /**
      * A commit that returned while the order is still PENDING: a coordinator whose database went away while it
      * committed answers {@code Committing} with a failed result, which Seata's client returns from like any commit,
-     * and later rolls the transaction back (found by chaos seed 10: two such orders were answered 201 and ended
-     * CANCELLED). Only a CONFIRMED order is a 201.
+     * and later rolls the transaction back when it times out. Only a CONFIRMED order is a 201.
      */
     @Test
     void aCommitThatReturnedWithTheOrderStillPendingIsAcceptedNotCreated() throws Exception {
