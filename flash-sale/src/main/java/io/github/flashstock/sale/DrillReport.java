@@ -20,7 +20,8 @@ import java.util.Map;
  *                        ended CONFIRMED), with the first few as examples in {@code contradictionExamples}
  * @param pendingOrders   orders of the drill's SKUs still PENDING when the report was taken
  * @param tcSessionsLeft  global sessions the TC still holds for the drill's orders
- * @param findings        the reconciler's findings on the drill's SKUs (and on old global sessions), one line each
+ * @param findings        the reconciler's findings on the drill's SKUs (and on old global sessions), and keys of them
+ *                        on a Redis the drill's services do not use ({@code STRAY_PARTICIPANT}), one line each
  * @param unmatched       order lines and inventory reservations that tell different stories: a CONFIRMED order whose
  *                        reservation the inventory ledger does not have CONFIRMED for the same units, or a CONFIRMED
  *                        reservation whose order is not CONFIRMED (one line each, the XID and both states)
@@ -166,7 +167,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
         out.println("form of the answers:      " + (improperAnswers == 0
                 ? "every one a 201, 202, 409 or a 503 problem with Retry-After"
                 : improperAnswers + " improper: " + String.join("; ", improperExamples)));
-        out.println("reconciler:               " + (findings.isEmpty() ? "no findings" : String.join("; ", findings)));
+        out.println("findings:                 " + (findings.isEmpty() ? "none" : String.join("; ", findings)));
         out.println(clean() ? "RESULT: clean" : "RESULT: NOT clean");
     }
 

@@ -235,7 +235,8 @@ public final class DrillRunner implements AutoCloseable {
         for (String sku : skuIds.stream().sorted().toList()) {
             outcomes.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of())));
         }
-        List<String> findings = state.findings(skuIds, xids);
+        List<String> findings = new ArrayList<>(state.findings(skuIds, xids));
+        findings.addAll(Forensics.strayKeys(otherRedis(drill), skuIds));
         List<StateReader.LedgerRow> ledger = state.ledger(skuIds);
         List<String> unmatched = unmatched(orders, ledger);
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,
@@ -259,6 +260,27 @@ public final class DrillRunner implements AutoCloseable {
         List<Integer> ports = drill.onCluster() ? current.endpoints().redisClusterNodes().stream()
                 .map(n -> Integer.parseInt(n.substring(n.lastIndexOf(':') + 1))).toList()
                 : drill.onSentinel() ? List.of() : List.of(current.endpoints().redisPort());
+        DevStack stack = current;
+        return new Forensics.RedisCopies() {
+            @Override
+            public List<Integer> ports() {
+                return ports;
+            }
+
+            @Override
+            public Object read(int port, String... command) {
+                return stack.readOnRedisNode(port, command);
+            }
+        };
+    }
+
+    /**
+     * The Redis servers the drill's services do not use: the standalone server, on the Cluster and Sentinel layouts
+     * (other services of the same devstack may use it); none on the standalone layout.
+     */
+    private Forensics.RedisCopies otherRedis(Drill drill) {
+        List<Integer> ports = drill.onCluster() || drill.onSentinel() ? List.of(current.endpoints().redisPort())
+                : List.of();
         DevStack stack = current;
         return new Forensics.RedisCopies() {
             @Override

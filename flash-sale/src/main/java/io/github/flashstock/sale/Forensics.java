@@ -8,6 +8,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -158,6 +159,43 @@ final class Forensics {
                 changes.subList(Math.max(0, changes.size() - 60), changes.size()).forEach(l -> out.println("    " + l));
             }
         }
+    }
+
+    /**
+     * Keys of the drill's SKUs on Redis servers the drill's services do not use (the standalone server, while they run
+     * on the Redis Cluster or the Sentinel layout), one finding per SKU found there. There should be none: a key there
+     * means another inventory-service, registered at the drill's coordinators under the same application, ran a
+     * phase of the drill's branches on its own Redis. Seata sends a branch's phase to another participant of the
+     * application when the one that registered the branch is gone (killed, or reconnected on a new port), and that
+     * one, finding no record, took it as a sale Redis had lost (docs/failures.md, "What chaos found").
+     */
+    static List<String> strayKeys(RedisCopies others, Collection<String> skuIds) {
+        List<String> found = new ArrayList<>();
+        for (int port : others.ports()) {
+            for (String sku : skuIds.stream().sorted().toList()) {
+                List<String> keys = new ArrayList<>();
+                String cursor = "0";
+                do {
+                    Object reply = others.read(port, "SCAN", cursor, "MATCH", stockKey(sku) + "*", "COUNT", "1000");
+                    if (!(reply instanceof List<?> page) || page.size() != 2 || !(page.get(1) instanceof List<?> some)) {
+                        // a server that does not run holds nothing another participant could have written
+                        if (!String.valueOf(reply).startsWith("unreachable")) {
+                            found.add("STRAY_PARTICIPANT? the Redis at port " + port + " did not answer a SCAN for"
+                                    + " SKU " + sku + ": " + reply);
+                        }
+                        break;
+                    }
+                    some.forEach(k -> keys.add(String.valueOf(k)));
+                    cursor = String.valueOf(page.get(0));
+                } while (!cursor.equals("0"));
+                if (!keys.isEmpty()) {
+                    found.add("STRAY_PARTICIPANT " + sku + ": " + keys.size() + " key(s) of it on the Redis at port "
+                            + port + ", which the drill's services do not use (e.g. " + keys.stream().sorted()
+                            .limit(3).toList() + "): a participant outside the drill ran phases of its branches there");
+                }
+            }
+        }
+        return found;
     }
 
     /** {@code inv:{<sku>}}, as the inventory service names a SKU's stock hash. */

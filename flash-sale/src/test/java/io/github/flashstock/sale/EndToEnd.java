@@ -48,6 +48,19 @@ final class EndToEnd {
         return services;
     }
 
+    /**
+     * Stops the services if they run; the next {@link #services()} starts them again. For a test that puts its own
+     * services on another Redis (the Redis Cluster) under the same coordinator: Seata sends the second phase of a
+     * branch whose participant is gone to any participant registered for the same resource, and one of these,
+     * on the standalone Redis, would end it there.
+     */
+    static synchronized void stop() {
+        if (services != null) {
+            services.close();
+            services = null;
+        }
+    }
+
     /** The file order-demo imports its settings from (dataId order-demo.yaml). */
     static Path orderConfig() {
         services();

@@ -111,4 +111,24 @@ class ForensicsTest {
         Forensics.printStores(clean, ledger, copies(replies), List.of(node), new java.io.PrintStream(none));
         assertThat(none.size()).as("a clean run prints nothing").isZero();
     }
+
+    @Test
+    void keysOfTheDrillsSkusOnARedisItsServicesDoNotUseAreFindingsPageByPage() {
+        Map<String, Object> standalone = Map.of(
+                "SCAN 0 MATCH inv:{hot}* COUNT 1000", List.of("17", List.of("inv:{hot}:tx:x1:r1")),
+                "SCAN 17 MATCH inv:{hot}* COUNT 1000", List.of("0", List.of("inv:{hot}", "inv:{hot}:buyer:b1")),
+                "SCAN 0 MATCH inv:{warm}* COUNT 1000", List.of("0", List.of()));
+
+        List<String> found = Forensics.strayKeys(copies(Map.of(16379, standalone)), List.of("warm", "hot"));
+
+        assertThat(found).singleElement().asString().startsWith("STRAY_PARTICIPANT hot: 3 key(s) of it on the Redis"
+                + " at port 16379").contains("inv:{hot}:buyer:b1");
+        assertThat(Forensics.strayKeys(copies(Map.of()), List.of("hot"))).as("no other server").isEmpty();
+        Map<String, Object> down = Map.of("SCAN 0 MATCH inv:{hot}* COUNT 1000", "unreachable: java.net.ConnectException");
+        assertThat(Forensics.strayKeys(copies(Map.of(16379, down)), List.of("hot"))).as("a server that does not run")
+                .isEmpty();
+        Map<String, Object> refusing = Map.of("SCAN 0 MATCH inv:{hot}* COUNT 1000", "-NOAUTH Authentication required.");
+        assertThat(Forensics.strayKeys(copies(Map.of(16379, refusing)), List.of("hot"))).singleElement().asString()
+                .contains("did not answer a SCAN", "NOAUTH");
+    }
 }
