@@ -177,7 +177,8 @@ final class Forensics {
                 String cursor = "0";
                 do {
                     Object reply = others.read(port, "SCAN", cursor, "MATCH", stockKey(sku) + "*", "COUNT", "1000");
-                    if (!(reply instanceof List<?> page) || page.size() != 2 || !(page.get(1) instanceof List<?> some)) {
+                    if (!(reply instanceof List<?> page) || page.size() != 2
+                            || !(page.get(1) instanceof List<?> some)) {
                         // a server that does not run holds nothing another participant could have written
                         if (!String.valueOf(reply).startsWith("unreachable")) {
                             found.add("STRAY_PARTICIPANT? the Redis at port " + port + " did not answer a SCAN for"

@@ -111,7 +111,7 @@ class DrillsIT {
                 + report.skus()).isZero();
         soft.assertThat(report.pendingOrders()).as(d + "orders still PENDING").isZero();
         soft.assertThat(report.tcSessionsLeft()).as(d + "global sessions left at the TC").isZero();
-        soft.assertThat(report.findings()).as(d + "findings (the reconciler's; keys on a Redis the services do not use)").isEmpty();
+        soft.assertThat(report.findings()).as(d + "findings (the reconciler's, STRAY_PARTICIPANT)").isEmpty();
         soft.assertThat(report.unmatched()).as(d + "CONFIRMED orders and CONFIRMED reservations that disagree")
                 .isEmpty();
         soft.assertThat(report.contradictions()).as(d + "answers the final state contradicts: "
@@ -154,7 +154,7 @@ class DrillsIT {
         soft.assertThat(report.overLimitInAStore()).as(d + "buyers above the per-user limit in one store").isZero();
         soft.assertThat(report.pendingOrders()).as(d + "orders still PENDING").isZero();
         soft.assertThat(report.tcSessionsLeft()).as(d + "global sessions left at the TCs").isZero();
-        soft.assertThat(report.findings()).as(d + "findings (the reconciler's; keys on a Redis the services do not use)").isEmpty();
+        soft.assertThat(report.findings()).as(d + "findings (the reconciler's, STRAY_PARTICIPANT)").isEmpty();
         soft.assertThat(report.unmatched()).as(d + "CONFIRMED orders and reservations that disagree").isEmpty();
         soft.assertThat(report.missingEvents()).as(d + "stock events missing from the topic").isEmpty();
         soft.assertThat(report.contradictions()).as(d + "answers the final state contradicts: "

@@ -124,7 +124,8 @@ class ForensicsTest {
         assertThat(found).singleElement().asString().startsWith("STRAY_PARTICIPANT hot: 3 key(s) of it on the Redis"
                 + " at port 16379").contains("inv:{hot}:buyer:b1");
         assertThat(Forensics.strayKeys(copies(Map.of()), List.of("hot"))).as("no other server").isEmpty();
-        Map<String, Object> down = Map.of("SCAN 0 MATCH inv:{hot}* COUNT 1000", "unreachable: java.net.ConnectException");
+        Map<String, Object> down = Map.of("SCAN 0 MATCH inv:{hot}* COUNT 1000",
+                "unreachable: java.net.ConnectException");
         assertThat(Forensics.strayKeys(copies(Map.of(16379, down)), List.of("hot"))).as("a server that does not run")
                 .isEmpty();
         Map<String, Object> refusing = Map.of("SCAN 0 MATCH inv:{hot}* COUNT 1000", "-NOAUTH Authentication required.");
