@@ -5,7 +5,7 @@
 -- KEYS[i]  inv:{<sku>}, the stock hash of the i-th Cancel's SKU (segments, fence record and buyer counter derive
 --          from it, see try.lua); the same key may appear for several Cancels
 -- ARGV[1]  seconds to keep the finished records or tombstones (they must outlive any retry of these transactions)
--- ARGV     then, for the i-th Cancel, seven values from ARGV[2 + 7 * (i - 1)]:
+-- ARGV     then, for the i-th Cancel, eight values from ARGV[2 + 8 * (i - 1)]:
 --            xid
 --            reservation id
 --            REFUSED when the Try of this reservation was refused (the service records its refusal on every line,
@@ -14,6 +14,9 @@
 --            gets a REFUSED record. A Confirm that meets it takes nothing (confirm.lua, REFUSED); a Cancel ends there.
 --            with REFUSED, three values and a key: the refusal as try.lua decided it (its code, a, b, and the stock
 --            key of the line that decided), so that a replay of the refused Try gets the same answer (else empty)
+--            with REFUSED, the branch id of the refused Try (else empty). A TRIED record of another branch is another
+--            attempt of the same reservation in the same transaction (a caller that retried the Try), which
+--            reserved: the refusal leaves it as it is (ENDED_OTHERWISE); the transaction's own phase ends it
 --
 -- Reply {code, quantity} per Cancel, in the order given
 --   0 APPLIED          the TRIED record is now CANCELLED: reserved -= q and available += q (SKU and segments),
@@ -23,7 +26,8 @@
 --                      changed
 --   2 NO_RECORD        no record: the Try never ran here (an empty rollback); a CANCELLED tombstone now refuses
 --                      a late Try
---   3 ENDED_OTHERWISE  the reservation was confirmed; a Cancel cannot undo that; nothing changed
+--   3 ENDED_OTHERWISE  the reservation was confirmed; a Cancel cannot undo that; nothing changed. With REFUSED:
+--                      also a TRIED record of another branch (above), left as it is
 --   4 HELD_IN_MYSQL    the record says the MySQL store holds the reservation (state MYSQL, written by mirror.lua):
 --                      nothing changed; the Cancel is the MySQL store's
 --   5 FAILED           this Cancel raised an error (a corrupt value, a key of the wrong type): logged in Redis's log;
@@ -44,7 +48,7 @@ local millis = now_millis()
 
 -- One Cancel: {code, quantity}. refusal: nil, or {code, a, b, key} of the refused Try; cancelled_event(stock,
 -- event) records its CANCELLED event.
-local function cancel(stock, xid, reservation, refusal, cancelled_event)
+local function cancel(stock, xid, reservation, refusal, refused_branch, cancelled_event)
   local fence = stock .. ':tx:' .. xid .. ':' .. reservation
 
   -- the fields that make a record REFUSED: the refusal, for a replay of the Try to be answered the same
@@ -75,6 +79,10 @@ local function cancel(stock, xid, reservation, refusal, cancelled_event)
   if state == 'MYSQL' then
     return {HELD_IN_MYSQL, quantity}
   end
+  if refusal and refused_branch ~= '' and (record.branch or '') ~= '' and record.branch ~= refused_branch then
+    -- another attempt of this reservation reserved these units; the refusal of this one does not take them back
+    return {ENDED_OTHERWISE, quantity}
+  end
 
   release_reservation(stock, fence, record)
   if refusal then
@@ -87,10 +95,10 @@ local function cancel(stock, xid, reservation, refusal, cancelled_event)
   return {APPLIED, quantity}
 end
 
-return each_phase('cancel.lua', 'CANCELLED', 7, FAILED, millis, function(stock, a, record)
+return each_phase('cancel.lua', 'CANCELLED', 8, FAILED, millis, function(stock, a, record)
   local refusal = nil
   if ARGV[a + 2] == 'REFUSED' then
     refusal = {ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]}
   end
-  return cancel(stock, ARGV[a], ARGV[a + 1], refusal, record)
+  return cancel(stock, ARGV[a], ARGV[a + 1], refusal, ARGV[a + 7] or '', record)
 end)

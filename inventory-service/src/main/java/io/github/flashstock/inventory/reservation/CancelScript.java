@@ -15,12 +15,12 @@ public class CancelScript extends SecondPhaseScript {
 
     /** Answered as soon as the server answers ({@code inventory.durability} fsync or none). */
     public CancelScript(StringRedisTemplate redis) {
-        super(redis, "cancel.lua", 7, null);
+        super(redis, "cancel.lua", 8, null);
     }
 
     @Autowired
     public CancelScript(StringRedisTemplate redis, RedisDurability durability) {
-        super(redis, "cancel.lua", 7, durability.durableWait().orElse(null));
+        super(redis, "cancel.lua", 8, durability.durableWait().orElse(null));
     }
 
     public PhaseOutcome run(String skuId, String xid, String reservationId, Duration retention) {
@@ -34,19 +34,22 @@ public class CancelScript extends SecondPhaseScript {
 
     /**
      * Records that the reservation's Try was refused, on one of its SKUs: a REFUSED record (units a TRIED record of
-     * the reservation held go back first, as a Cancel gives them back). A Confirm that meets it takes nothing; a
-     * replay of the Try gets the same refusal.
+     * the same branch held, an earlier slot group of the refused Try, go back first, as a Cancel gives them back). A
+     * Confirm that meets it takes nothing; a replay of the Try gets the same refusal. A TRIED record of another branch
+     * is another attempt of the reservation in the same transaction, which reserved: it is left as it is.
      *
-     * @param refusal what the Try answered: its reply code, its two figures and the SKU it named
+     * @param refusal  what the Try answered: its reply code, its two figures and the SKU it named
+     * @param branchId the refused Try's branch
      * @return {@link PhaseOutcome.Applied} (units given back), {@link PhaseOutcome.NoRecord} (a REFUSED record
      *         written), {@link PhaseOutcome.AlreadyApplied} (ended already), {@link PhaseOutcome.HeldInMysql} (the
-     *         MySQL store holds the line) or {@link PhaseOutcome.EndedOtherwise} (confirmed already)
+     *         MySQL store holds the line) or {@link PhaseOutcome.EndedOtherwise} (confirmed already, or reserved by
+     *         another branch)
      */
     public PhaseOutcome refuse(String skuId, String xid, String reservationId, Duration retention,
-                               RecordedRefusal refusal) {
+                               RecordedRefusal refusal, long branchId) {
         return run(skuId, xid, reservationId, retention, "REFUSED", Integer.toString(refusal.code().ordinal()),
                 Long.toString(refusal.a()), Long.toString(refusal.b()),
-                io.github.flashstock.inventory.stock.StockKeys.stock(refusal.skuId()));
+                io.github.flashstock.inventory.stock.StockKeys.stock(refusal.skuId()), Long.toString(branchId));
     }
 
     /** A Try's refusal as {@code try.lua} answers it: code, the SKU of the line that decided, figures a and b. */

@@ -51,6 +51,6 @@ class RedisStore implements ReservationStore {
         CancelScript.RecordedRefusal recorded = CancelScript.RecordedRefusal.of(refusal).orElseThrow(() ->
                 new IllegalArgumentException("Redis records refusals for stock and for the limit only: " + refusal));
         return redis.call(() -> cancelScript.refuse(l.skuId(), l.xid(), l.reservationId(), settings.fenceRetention(),
-                recorded));
+                recorded, l.branchId()));
     }
 }

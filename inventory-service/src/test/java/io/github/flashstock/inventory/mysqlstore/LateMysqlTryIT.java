@@ -44,7 +44,7 @@ class LateMysqlTryIT extends StoreSequenceITSupport {
         synchronized (mirror) {
             // the retry, on another instance, is refused in Redis, which records the refusal (as StoreRouter does)
             assertThat(cancelScript.refuse(sku, xid, "order-1", java.time.Duration.ofMinutes(5),
-                    new CancelScript.RecordedRefusal(TryOutcome.Code.PURCHASE_LIMIT_EXCEEDED, sku, 2, 2)).code())
+                    new CancelScript.RecordedRefusal(TryOutcome.Code.PURCHASE_LIMIT_EXCEEDED, sku, 2, 2), 7).code())
                     .isEqualTo(io.github.flashstock.inventory.reservation.PhaseOutcome.Code.NO_RECORD);
             // the rollback: the Cancel finds Redis's REFUSED record and ends there
             assertThat(action.cancel(context(xid, sku))).isTrue();

@@ -62,4 +62,31 @@ class CancelScriptIT extends ScriptITSupport {
 
         assertThat(scripts.redis.getExpire(StockKeys.fence(t.sku(), t.xid(), "order-1"))).isEqualTo(-1);
     }
+
+    @Test
+    void aRefusalOfOneAttemptLeavesWhatAnotherAttemptOfTheReservationReserved() {
+        // branch 1 reserved 3 units; branch 2, the caller's retry of the same reservation in the same transaction, had
+        // been refused for lack of stock before that and records its refusal only now
+        Tried t = Tried.threeOfTen();
+        CancelScript.RecordedRefusal noStock = new CancelScript.RecordedRefusal(TryOutcome.Code.INSUFFICIENT_STOCK,
+                t.sku(), 0, 0);
+
+        assertThat(scripts.cancel.refuse(t.sku(), t.xid(), "order-1", RETENTION, noStock, 2))
+                .isEqualTo(new PhaseOutcome.EndedOtherwise(3));
+        assertThat(scripts.reader.fenceState(t.sku(), t.xid(), "order-1")).contains("TRIED");
+        assertThat(scripts.stock(t.sku()).reserved()).isEqualTo(3);
+        // the transaction commits: its Confirm sells the units branch 1 reserved
+        assertThat(scripts.confirm.run(t.sku(), t.xid(), "order-1", RETENTION, 3, "alice"))
+                .isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.stock(t.sku()).sold()).isEqualTo(3);
+
+        // the refusal of the branch that reserved (an earlier slot group of the refused Try) gives the units back
+        Tried u = Tried.threeOfTen();
+        assertThat(scripts.cancel.refuse(u.sku(), u.xid(), "order-1", RETENTION,
+                new CancelScript.RecordedRefusal(TryOutcome.Code.INSUFFICIENT_STOCK, u.sku(), 0, 0), 1))
+                .isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.reader.fenceState(u.sku(), u.xid(), "order-1")).contains("REFUSED");
+        assertThat(scripts.stock(u.sku()).reserved()).isZero();
+        assertThat(scripts.stock(u.sku()).unsold()).isEqualTo(10);
+    }
 }
