@@ -257,9 +257,13 @@ public final class DrillRunner implements AutoCloseable {
      * Sentinel layout, whose logs alone are read).
      */
     private Forensics.RedisCopies redisCopies(Drill drill) {
-        List<Integer> ports = drill.onCluster() ? current.endpoints().redisClusterNodes().stream()
+        return copies(drill.onCluster() ? current.endpoints().redisClusterNodes().stream()
                 .map(n -> Integer.parseInt(n.substring(n.lastIndexOf(':') + 1))).toList()
-                : drill.onSentinel() ? List.of() : List.of(current.endpoints().redisPort());
+                : drill.onSentinel() ? List.of() : List.of(current.endpoints().redisPort()));
+    }
+
+    /** The Redis servers at {@code ports}, each read on its own copy. */
+    private Forensics.RedisCopies copies(List<Integer> ports) {
         DevStack stack = current;
         return new Forensics.RedisCopies() {
             @Override
@@ -279,20 +283,7 @@ public final class DrillRunner implements AutoCloseable {
      * (other services of the same devstack may use it); none on the standalone layout.
      */
     private Forensics.RedisCopies otherRedis(Drill drill) {
-        List<Integer> ports = drill.onCluster() || drill.onSentinel() ? List.of(current.endpoints().redisPort())
-                : List.of();
-        DevStack stack = current;
-        return new Forensics.RedisCopies() {
-            @Override
-            public List<Integer> ports() {
-                return ports;
-            }
-
-            @Override
-            public Object read(int port, String... command) {
-                return stack.readOnRedisNode(port, command);
-            }
-        };
+        return copies(drill.onCluster() || drill.onSentinel() ? List.of(current.endpoints().redisPort()) : List.of());
     }
 
     /** The Redis servers' logs of the drill's layout: the cluster nodes', the Sentinel layout's, or the server's. */

@@ -167,7 +167,7 @@ final class Forensics {
      * means another inventory-service, registered at the drill's coordinators under the same application, ran a
      * phase of the drill's branches on its own Redis. Seata sends a branch's phase to another participant of the
      * application when the one that registered the branch is gone (killed, or reconnected on a new port), and that
-     * one, finding no record, took it as a sale Redis had lost (docs/failures.md, "What chaos found").
+     * one, finding no record, takes it as a sale its Redis lost (docs/failures.md, "What chaos found").
      */
     static List<String> strayKeys(RedisCopies others, Collection<String> skuIds) {
         List<String> found = new ArrayList<>();
