@@ -3,10 +3,13 @@ package io.github.flashstock.inventory.segments;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -38,12 +41,18 @@ class LiveSegments implements SegmentCounts {
     private final MeterRegistry meters;
     /** Written under this object's lock; read without it. */
     private volatile SegmentPlan inForce = SegmentPlan.INITIAL;
+    /** When this instance last applied a count to a SKU in Redis (or found it applied), epoch ms; 0 before. */
+    private final AtomicLong lastApplied = new AtomicLong();
 
     LiveSegments(SegmentSettingsReader reader, ResegmentScript resegment, StockCatalog catalog, MeterRegistry meters) {
         this.reader = reader;
         this.resegment = resegment;
         this.catalog = catalog;
         this.meters = meters;
+        TimeGauge.builder("inventory.segments.last-applied", lastApplied, TimeUnit.MILLISECONDS, AtomicLong::get)
+                .description("when this instance last applied a segment count (re-segmented, or found it done), as"
+                        + " time since the epoch")
+                .register(meters);
     }
 
     /** The counts in force now. */
@@ -118,6 +127,7 @@ class LiveSegments implements SegmentCounts {
                 result = "unknown-sku";
                 log.info("SKU {} is not in Redis; it gets its {} segments when it is created", skuId, count);
             }
+            lastApplied.set(System.currentTimeMillis());
             meters.counter("inventory.segments.applied", "result", result).increment();
         } catch (RuntimeException e) {
             meters.counter("inventory.segments.applied", "result", "error").increment();
