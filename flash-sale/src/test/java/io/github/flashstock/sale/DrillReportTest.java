@@ -157,19 +157,31 @@ class DrillReportTest {
 
     @Test
     void anAnswerNoBuyerShouldGetIsImproperEvenWhenTrue() {
-        assertThat(DrillRunner.improper(answer(201, ""))).isNull();
-        assertThat(DrillRunner.improper(answer(202, ""))).isNull();
-        assertThat(DrillRunner.improper(answer(409, "insufficient-stock"))).isNull();
+        assertThat(DrillRunner.improper(answer(201, ""), "CONFIRMED")).isNull();
+        assertThat(DrillRunner.improper(answer(202, ""), "PENDING")).isNull();
+        assertThat(DrillRunner.improper(answer(409, "insufficient-stock"), "CANCELLED")).isNull();
         assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 503, "o-1", "database-unavailable", 1, 1, true,
-                "{}"))).isNull();
+                "{}"), "CANCELLED")).isNull();
         assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 503, "o-1", "database-unavailable", 1, 1, false,
-                "{}"))).contains("without Retry-After");
-        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 500, null, "", 1, 1, false, "{\"error\":1}")))
+                "{}"), "CANCELLED")).contains("without Retry-After");
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 500, null, "", 1, 1, false, "{\"error\":1}"), null))
                 .contains("500 without a problem type");
-        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 200, null, "", 1, 1, false, "")))
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, 200, null, "", 1, 1, false, ""), null))
                 .startsWith("200");
-        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, -1, null, "io:IOException", 1, 1)))
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, -1, "k-1", "io:IOException", 1, 1), "ABSENT"))
                 .contains("no answer");
+    }
+
+    @Test
+    void aBuyerNoInstanceTookIsFailedNotImproperOnlyWhenNothingWasPlacedUnderItsKey() {
+        FlashSale.Answer refused = new FlashSale.Answer(BUYER, -1, "k-1", FlashSale.REFUSED_EVERYWHERE, 1, 1);
+        assertThat(DrillRunner.improper(refused, "ABSENT")).isNull();
+        assertThat(DrillRunner.failed(refused)).isTrue();
+        assertThat(DrillRunner.improper(refused, "CONFIRMED")).as("placed after all, and the buyer never told")
+                .contains("no answer", "k-1 CONFIRMED");
+        assertThat(DrillRunner.improper(refused, "CANCELLED")).contains("no answer");
+        assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, -1, "k-2", "io:HttpTimeoutException", 1, 1),
+                "ABSENT")).as("the request went out and no answer came").contains("no answer");
     }
 
     @Test
