@@ -391,8 +391,11 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /**
      * Records in this store that the reservation's Try was refused, on one SKU: a REFUSED row, unless the reservation
-     * has a row of the SKU already; a TRIED row of this store (an earlier slot group of the same Try took units from
-     * the allotment) is cancelled, its units back in the allotment. A Confirm that meets the REFUSED row takes nothing.
+     * has a row of the SKU already; a TRIED row of this store written by the refused attempt itself (its branch: an
+     * earlier slot group of the same Try took units from the allotment) is cancelled, its units back in the
+     * allotment. A TRIED row another attempt of the reservation wrote (the caller retried it in the same transaction
+     * under a new branch, and that one reserved) is not this refusal's: the transaction's own phase ends it. A Confirm
+     * that meets the REFUSED row takes nothing.
      */
     void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
         tx.executeWithoutResult(status -> {
@@ -400,7 +403,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             if (row == null) {
                 ledger.insertRefused(xid, reservationId, branchId, line.skuId(), line.quantity(), "MYSQL", userId,
                         refusal);
-            } else if (row.heldByMysql() && row.tried()) {
+            } else if (row.heldByMysql() && row.tried() && row.branchId() != null && row.branchId() == branchId) {
                 ledger.endHeld(row.id(), "CANCELLED");
                 if (skus.releaseReserved(row.skuId(), row.quantity()) != 1) {
                     throw new IllegalStateException("sku_stock of " + row.skuId() + " holds fewer reserved units than"

@@ -64,7 +64,7 @@ public interface StockLedgerMapper {
     String state(@Param("xid") String xid, @Param("reservationId") String reservationId, @Param("skuId") String skuId);
 
     /** The row of one reservation on one SKU, locked until the transaction ends; null when there is none. */
-    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal, branch_id FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId} AND sku_id = #{skuId} FOR UPDATE")
     LedgerRow lock(@Param("xid") String xid, @Param("reservationId") String reservationId,
                    @Param("skuId") String skuId);
@@ -91,7 +91,7 @@ public interface StockLedgerMapper {
                     @Param("lines") java.util.List<TriedLine> lines);
 
     /** The rows of one reservation, every SKU. */
-    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal FROM stock_ledger WHERE xid = #{xid}"
+    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal, branch_id FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId}")
     java.util.List<LedgerRow> rowsOfReservation(@Param("xid") String xid, @Param("reservationId") String reservationId);
 

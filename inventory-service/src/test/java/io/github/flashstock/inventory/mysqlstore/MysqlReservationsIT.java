@@ -136,6 +136,32 @@ class MysqlReservationsIT extends InventoryITSupport {
     }
 
     @Test
+    void aRefusalOfOneAttemptLeavesWhatAnotherAttemptOfTheReservationReserved() {
+        String sku = skuWithReserve(10, 5, null);
+        String xid = xid();
+        StockLine line = new StockLine(sku, 2);
+        // the caller's retry (branch 1) reserved; the first attempt (branch 2) is refused late
+        assertThat(store.reserve(request(xid, "order-1", "dan", sku, 2), false))
+                .isInstanceOf(TryOutcome.Reserved.class);
+        store.refuse(xid, "order-1", 2, "dan", line, MysqlReservations.INSUFFICIENT_STOCK);
+
+        assertThat(column(sku, "reserved")).as("the retry's units still reserved").isEqualTo(2);
+        assertThat(store.confirm(xid, "order-1", line)).as("the committed order gets its units")
+                .contains(new PhaseOutcome.Applied(2));
+        assertThat(column(sku, "sold")).isEqualTo(2);
+
+        // a refusal of the attempt that wrote the row gives its units back, and the Confirm then takes nothing
+        String again = xid();
+        assertThat(store.reserve(request(again, "order-2", "dan", sku, 1), false))
+                .isInstanceOf(TryOutcome.Reserved.class);
+        store.refuse(again, "order-2", 1, "dan", new StockLine(sku, 1), MysqlReservations.INSUFFICIENT_STOCK);
+        assertThat(column(sku, "reserved")).isZero();
+        assertThat(store.confirm(again, "order-2", new StockLine(sku, 1))).isPresent().get()
+                .isNotInstanceOf(PhaseOutcome.Applied.class);
+        assertThat(reserve(sku)).isEqualTo(3);
+    }
+
+    @Test
     void aCancelThatCameFirstLeavesATombstoneThatRefusesTheLateTry() {
         String sku = skuWithReserve(10, 5, null);
         String xid = xid();
