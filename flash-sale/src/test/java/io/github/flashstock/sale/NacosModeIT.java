@@ -6,14 +6,19 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flashstock.devstack.Component;
+import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.SharedStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +36,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code nacos-config/import.sh} publishes the dataIds, two inventory instances and order-demo start from them and
  * register, order-demo finds inventory by service name through Nacos, and changes published in Nacos reach the
  * running services. Then the faults: one inventory instance killed mid-sale, and Nacos itself stopped mid-sale.
+ * <p>
+ * The usual production wiring throughout: the services find their Seata TC in Nacos too ({@code SEATA_REGISTRY=nacos},
+ * the fixed TC address pointing nowhere). A TC of the devstack's of its own (own home, ports
+ * {@code flashstock.it.seata-nacos.port}, default 28091, console 1000 below) registers in the shared Nacos as
+ * {@code seata-server} in {@code SEATA_GROUP}; every order of every test here commits or rolls back through it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NacosModeIT {
@@ -39,6 +49,7 @@ class NacosModeIT {
     private static final String GROUP = "FLASHSTOCK_IT";
 
     private static Endpoints stack;
+    private static DevStack tcStack;
     private static NacosAdmin nacos;
     private static NacosAdmin.ImportRun imported;
     private static Services services;
@@ -51,14 +62,38 @@ class NacosModeIT {
         assertThat(nacos.createNamespace()).isTrue();
         imported = nacos.importFolder(NacosFixture.ROOT);
         assertThat(imported.exitCode()).as(imported.output()).isZero();
-        services = NacosFixture.start(stack, nacos.connection(), 2, "nacos-it");
+        tcStack = tcRegisteredInNacos();
+        tcStack.up(EnumSet.of(Component.SEATA));
+        services = NacosFixture.start(tcStack.endpoints(), nacos.connection(), 2, "nacos-it");
         http = Http.of(services);
+    }
+
+    /** The shared stack's servers, but a TC of its own that registers in Nacos. */
+    private static DevStack tcRegisteredInNacos() {
+        Map<String, String> settings = new HashMap<>();
+        for (String option : DevStackConfig.fromEnvironment().asSystemProperties()) {
+            String[] kv = option.substring(2).split("=", 2);
+            settings.put(kv[0], kv[1]);
+        }
+        int port = Integer.parseInt(System.getProperty("flashstock.it.seata-nacos.port", "28091"));
+        settings.put("devstack.home", NacosFixture.ROOT.resolve(".devstack/seata-nacos-it").toString());
+        settings.put("devstack.seata.port", Integer.toString(port));
+        settings.put("devstack.seata.console-port", Integer.toString(port - 1000));
+        settings.put("devstack.seata.registry", "nacos");
+        return new DevStack(DevStackConfig.from(settings));
     }
 
     @AfterAll
     static void stopTheServices() {
         if (services != null) {
             services.close();
+        }
+        if (tcStack != null) {
+            tcStack.down();
+            // the stack takes its TC's registration out of Nacos as it stops it
+            assertThat(new NacosAdmin(NacosConnection.of(tcStack.endpoints().nacosAddress())
+                    .inNamespace("", "SEATA_GROUP")).instances("seata-server"))
+                    .doesNotContain("127.0.0.1:" + tcStack.config().seataPort());
         }
     }
 
@@ -103,6 +138,31 @@ class NacosModeIT {
 
     @Test
     @Order(3)
+    void ordersCommitAndRollBackThroughTheTcFoundInNacos() {
+        NacosAdmin seataGroup = new NacosAdmin(NacosConnection.of(stack.nacosAddress()).inNamespace("", "SEATA_GROUP"));
+        // this TC alone: another stack's TC left listed would take part of the calls to a store that is not this one's
+        assertThat(seataGroup.healthyInstances("seata-server"))
+                .containsExactly("127.0.0.1:" + tcStack.config().seataPort());
+        String sku = "seata-nacos-" + UUID.randomUUID().toString().substring(0, 8);
+        http.createSku(sku, 3, 10);
+
+        Http.Reply committed = http.placeOrder(order("tia", sku, 3));
+        Http.Reply rolledBack = http.placeOrder(order("uma", sku, 1));
+
+        assertThat(committed.status()).isEqualTo(201);
+        assertThat(rolledBack.status()).isEqualTo(409);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(http.readOrder("tia", committed.body().path("orderId").asText()).body().path("status").asText())
+                    .isEqualTo("CONFIRMED");
+            assertThat(http.readOrder("uma", rolledBack.body().path("orderId").asText()).body().path("status").asText())
+                    .isEqualTo("CANCELLED");
+            assertThat(http.stock(sku).path("mysql").path("sold").asInt()).isEqualTo(3);
+            assertThat(http.stock(sku).path("redis").path("reserved").asInt()).isZero();
+        });
+    }
+
+    @Test
+    @Order(4)
     void anOrderLimitPublishedInNacosReachesOrderDemo() {
         String original = NacosFixture.file("order-demo.yaml");
         String sku = "nacos-limit-" + UUID.randomUUID().toString().substring(0, 8);
@@ -126,7 +186,7 @@ class NacosModeIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aSegmentCountPublishedDuringASaleReachesBothInstancesAndResegmentsOnce() {
         String sku = "nacos-seg-" + UUID.randomUUID().toString().substring(0, 8);
         String original = NacosFixture.file("inventory-service.yaml");
@@ -196,7 +256,7 @@ class NacosModeIT {
      * the page is published in Nacos and applied by the instances. Screenshots in target/console/.
      */
     @Test
-    @Order(5)
+    @Order(6)
     void theSaleConsoleFollowsASaleOnBothInstancesAndActsThroughTheApiAndNacos() throws Exception {
         String run = "console-" + UUID.randomUUID().toString().substring(0, 8);
         String quiet = run + "-quiet";
@@ -293,7 +353,7 @@ class NacosModeIT {
      * (Nacos's compare-and-set on the dataId), nor does any change another SKU's line.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void concurrentSettingsChangesThroughBothInstancesLoseNoPublishedChange() throws Exception {
         String run = "settings-" + UUID.randomUUID().toString().substring(0, 8);
         String published = nacos.read("inventory-service.yaml").orElseThrow();
@@ -369,7 +429,7 @@ class NacosModeIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void ordersGoOnThroughTheOtherInstanceWhenOneIsKilledMidSale() {
         String sku = "nacos-kill-" + UUID.randomUUID().toString().substring(0, 8);
         ServiceProcess victim = services.inventories().get(1);
@@ -394,7 +454,7 @@ class NacosModeIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void ordersGoOnWhileNacosIsDownAndAChangePublishedAfterItReturnsArrives() {
         String sku = "nacos-down-" + UUID.randomUUID().toString().substring(0, 8);
         SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 150, 2, 1)), 400, 320, 16, 0, 13);
