@@ -348,7 +348,8 @@ class OrderFenceIT {
 
     /** The TC answers the TM once every branch has finished; the wait only covers a slow machine. */
     private void awaitStatus(String orderId, String expected) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+        // checked at once first: a test awaits hundreds of orders in turn, most of them final already
+        await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(status(orderId)).isEqualTo(expected));
     }
 }
