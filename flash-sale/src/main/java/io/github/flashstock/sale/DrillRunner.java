@@ -343,10 +343,11 @@ public final class DrillRunner implements AutoCloseable {
      * What is wrong with the form of this answer, whatever happened to the order; null when nothing. A buyer gets a
      * sale (201), an open outcome to poll (202), a refusal (409), or a 503 problem with {@code Retry-After}; a 500, a
      * 200 or any other status is a defect even when it happens to be true, and so is no answer, with one exception:
-     * when every order-demo instance refused the connection (none was listening: all killed or starting at once),
-     * the order never reached the system, and the final state must show nothing under its key. That buyer counts
-     * as a failed order, as a 503 does; an answer lost after the request went out (a timeout, a cut connection) is
-     * improper, and so is a refused one whose key placed an order after all.
+     * a buyer who found no order-demo instance left to ask (the last one tried refused the connection: all killed
+     * or starting at once) and in whose name nothing was sold (no order under the key, or one the coordinator
+     * rolled back after the instance holding it died). That buyer counts as a failed order, as a 503 does. A buyer
+     * left without an answer while an instance still took connections (the last attempt timed out or was cut off),
+     * or whose order was sold without the buyer being told, got an improper answer.
      *
      * @param finalState the order's state after the run ({@code ABSENT} when there is none; null when the answer
      *                   names no order)
@@ -358,7 +359,8 @@ public final class DrillRunner implements AutoCloseable {
         if (a.status() == 503 && !a.problemType().isEmpty() && a.retryAfter()) {
             return null;
         }
-        if (a.status() < 0 && a.problemType().equals(FlashSale.REFUSED_EVERYWHERE) && "ABSENT".equals(finalState)) {
+        if (a.status() < 0 && a.problemType().equals(FlashSale.NO_INSTANCE_LEFT)
+                && ("ABSENT".equals(finalState) || "CANCELLED".equals(finalState))) {
             return null;
         }
         if (a.status() < 0) {

@@ -342,15 +342,16 @@ public final class FlashSale {
     }
 
     /**
-     * The problem type of a buyer whom no order-demo instance took: every attempt's connection refused, so the order
-     * never reached the service (the answer carries the key, the order id it would have had).
+     * The problem type of a buyer who found no order-demo instance left to ask: every instance was tried and the last
+     * refused the connection (none listening: killed, or still starting). Earlier attempts were refused too, or cut
+     * off or timed out by an instance that then died or froze; if one of them got as far as placing the order, the
+     * order has the key as its id, which the answer carries.
      */
-    static final String REFUSED_EVERYWHERE = "io:refused-by-every-instance";
+    static final String NO_INSTANCE_LEFT = "io:no-instance-left";
 
     private Answer placeOnce(Purchase purchase, String key, long t0, int placement) {
         int first = Math.floorMod(nextOrderUrl.getAndIncrement(), orders.size());
         int attempts = orders.size() + 1;
-        boolean onlyRefused = true;
         for (int attempt = 0; ; attempt++) {
             OrdersApi instance = orders.get((first + attempt) % orders.size());
             try {
@@ -366,10 +367,10 @@ public final class FlashSale {
             } catch (ServiceUnreachable e) {
                 // refused (the instance is not there) or cut off (it died with the order in hand): the next instance
                 // takes the same key, and answers with that order if the first one got as far as placing it
-                onlyRefused &= e.getCause() instanceof java.net.ConnectException;
                 if (attempt + 1 >= attempts) {
-                    return new Answer(purchase, -1, key, onlyRefused ? REFUSED_EVERYWHERE
-                            : "io:" + e.getCause().getClass().getSimpleName(), System.nanoTime() - t0, placement);
+                    return new Answer(purchase, -1, key, e.getCause() instanceof java.net.ConnectException
+                            ? NO_INSTANCE_LEFT : "io:" + e.getCause().getClass().getSimpleName(),
+                            System.nanoTime() - t0, placement);
                 }
                 if (!(e.getCause() instanceof java.net.ConnectException)) {
                     pause(Duration.ofMillis(200));

@@ -173,15 +173,15 @@ class DrillReportTest {
     }
 
     @Test
-    void aBuyerNoInstanceTookIsFailedNotImproperOnlyWhenNothingWasPlacedUnderItsKey() {
-        FlashSale.Answer refused = new FlashSale.Answer(BUYER, -1, "k-1", FlashSale.REFUSED_EVERYWHERE, 1, 1);
-        assertThat(DrillRunner.improper(refused, "ABSENT")).isNull();
-        assertThat(DrillRunner.failed(refused)).isTrue();
-        assertThat(DrillRunner.improper(refused, "CONFIRMED")).as("placed after all, and the buyer never told")
+    void aBuyerWithNoInstanceLeftIsFailedNotImproperOnlyWhenNothingWasSoldInItsName() {
+        FlashSale.Answer noneLeft = new FlashSale.Answer(BUYER, -1, "k-1", FlashSale.NO_INSTANCE_LEFT, 1, 1);
+        assertThat(DrillRunner.improper(noneLeft, "ABSENT")).as("never reached the system").isNull();
+        assertThat(DrillRunner.improper(noneLeft, "CANCELLED")).as("rolled back after its instance died").isNull();
+        assertThat(DrillRunner.failed(noneLeft)).isTrue();
+        assertThat(DrillRunner.improper(noneLeft, "CONFIRMED")).as("sold, and the buyer never told")
                 .contains("no answer", "k-1 CONFIRMED");
-        assertThat(DrillRunner.improper(refused, "CANCELLED")).contains("no answer");
         assertThat(DrillRunner.improper(new FlashSale.Answer(BUYER, -1, "k-2", "io:HttpTimeoutException", 1, 1),
-                "ABSENT")).as("the request went out and no answer came").contains("no answer");
+                "ABSENT")).as("an instance took the connection and no answer came").contains("no answer");
     }
 
     @Test
