@@ -164,9 +164,12 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 + ": " + String.join("; ", missingEvents.subList(0, Math.min(5, missingEvents.size())))));
         out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
                 : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
-        out.println("form of the answers:      " + (improperAnswers == 0
-                ? "every one a 201, 202, 409 or a 503 problem with Retry-After"
-                : improperAnswers + " improper: " + String.join("; ", improperExamples)));
+        int noInstanceLeft = answers.getOrDefault("none " + FlashSale.NO_INSTANCE_LEFT, 0);
+        out.println("form of the answers:      " + (improperAnswers > 0
+                ? improperAnswers + " improper: " + String.join("; ", improperExamples)
+                : noInstanceLeft == 0 ? "every one a 201, 202, 409 or a 503 problem with Retry-After"
+                : "every answer a 201, 202, 409 or a 503 problem with Retry-After; " + noInstanceLeft + " buyer(s)"
+                + " found no order-demo instance left to ask, and nothing was sold in their name (failed orders)"));
         out.println("findings:                 " + (findings.isEmpty() ? "none" : String.join("; ", findings)));
         out.println(clean() ? "RESULT: clean" : "RESULT: NOT clean");
     }

@@ -200,6 +200,20 @@ class DrillReportTest {
         assertThat(sale(Drill.TC_KILL_ONE, 200, 3, fine).clean()).isFalse();
     }
 
+    @Test
+    void theReportSaysHowManyBuyersFoundNoInstanceLeftRatherThanThatEveryBuyerGotAnAnswer() {
+        DrillReport.SkuOutcome sku = new DrillReport.SkuOutcome("hot", new StockCounts(10, 10, 9, 0, 1, 1, 0, 0, 0,
+                0), 1);
+        DrillReport report = new DrillReport(Drill.CHAOS, 3, Map.of("201", 1, "none " + FlashSale.NO_INSTANCE_LEFT,
+                2), 2, 0, 0, List.of(), 0, List.of(), List.of(sku), 0, 0, List.of(), List.of(), List.of(), "chaos",
+                Duration.ZERO, Duration.ofSeconds(5), true);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        report.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("2 buyer(s) found no order-demo instance left to ask, and nothing was sold in their name")
+                .doesNotContain("every one a 201");
+    }
+
     private static DrillReport sale(Drill drill, int orders, int failed, DrillReport.SkuOutcome sku) {
         return new DrillReport(drill, orders, Map.of("201", orders - failed), failed, 0, 0, List.of(), 0, List.of(),
                 List.of(sku), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ofSeconds(1),
