@@ -34,8 +34,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * and where a second instance took over, not one failed order (where a second TC did, at most 1 % of the sale).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-// the last class of the run (src/test/resources/junit-platform.properties): it stops the services the others share
-@Order(Integer.MAX_VALUE)
 // the drills first, the chaos seed last: it leaves the HA layout (Redis Cluster, two TCs) for DrillRunner.close
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DrillsIT {
