@@ -38,6 +38,9 @@ import java.util.function.Function;
  * @param seataInstances how many Seata TCs run: 1, or up to 9 sharing the {@code db} store and registered in Nacos
  *                       (instance {@code i}, from 0, on RPC port {@code seataPort + i} and console port
  *                       {@code seataConsolePort + i})
+ * @param seataRetryDeadThreshold how old (from its begin) a session left in Committing or Rollbacking must be before
+ *                       a TC retries it: such a session's phase two was begun by a TC that then died. Keep it above
+ *                       the services' global timeout plus a TC-to-branch call (see {@link SeataServer})
  * @param startTimeout   how long a server may take to become ready
  * @param stopTimeout    how long a server may take to stop before it is killed
  */
@@ -62,6 +65,7 @@ public record DevStackConfig(
         String nacosPassword,
         String seataRegistry,
         int seataInstances,
+        Duration seataRetryDeadThreshold,
         Duration startTimeout,
         Duration stopTimeout) {
 
@@ -94,11 +98,22 @@ public record DevStackConfig(
         return withSeata("db", "nacos", instances);
     }
 
+    /**
+     * The same stack with TCs that retry a session a dead TC left in Committing or Rollbacking once it is
+     * {@code threshold} old: shorter than the default where the services' global timeout is too (the CI drills).
+     */
+    public DevStackConfig withSeataRetryDeadThreshold(Duration threshold) {
+        return new DevStackConfig(root, home, redisPort, clusterPorts, sentinelPorts, redisServer, mariadbPort,
+                dbPassword, seataPort, seataConsolePort, seataStore, namesrvPort, brokerPort, topics, nacosPort,
+                nacosAuth, nacosUsername, nacosPassword, seataRegistry, seataInstances, threshold, startTimeout,
+                stopTimeout);
+    }
+
     private DevStackConfig withSeata(String store, String registry, int instances) {
         return new DevStackConfig(root, home, redisPort, clusterPorts, sentinelPorts, redisServer, mariadbPort,
                 dbPassword, seataPort,
                 seataConsolePort, storeMode(store), namesrvPort, brokerPort, topics, nacosPort, nacosAuth, nacosUsername,
-                nacosPassword, registryType(registry), instances, startTimeout, stopTimeout);
+                nacosPassword, registryType(registry), instances, seataRetryDeadThreshold, startTimeout, stopTimeout);
     }
 
     /** The RPC port of Seata TC {@code instance} (from 0). */
@@ -159,6 +174,7 @@ public record DevStackConfig(
                 Optional.ofNullable(lookup.apply("devstack.nacos.password")).orElse("devstack-nacos"),
                 registryType(Optional.ofNullable(lookup.apply("devstack.seata.registry")).orElse("file")),
                 intValue(lookup, "devstack.seata.instances", 1, 9),
+                Duration.ofSeconds(intValue(lookup, "devstack.seata.retry-dead-threshold-seconds", 60)),
                 Duration.ofSeconds(intValue(lookup, "devstack.start-timeout-seconds", 120)),
                 Duration.ofSeconds(intValue(lookup, "devstack.stop-timeout-seconds", 30)));
     }
@@ -294,6 +310,7 @@ public record DevStackConfig(
                 "-Ddevstack.nacos.password=" + nacosPassword,
                 "-Ddevstack.seata.registry=" + seataRegistry,
                 "-Ddevstack.seata.instances=" + seataInstances,
+                "-Ddevstack.seata.retry-dead-threshold-seconds=" + seataRetryDeadThreshold.toSeconds(),
                 "-Ddevstack.start-timeout-seconds=" + startTimeout.toSeconds(),
                 "-Ddevstack.stop-timeout-seconds=" + stopTimeout.toSeconds());
     }

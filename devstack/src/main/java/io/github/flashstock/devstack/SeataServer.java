@@ -132,7 +132,7 @@ final class SeataServer extends Server {
                 Map.of("SERVER_NODE", Integer.toString(instance + 1)));
     }
 
-    private String applicationYml(int instance) {
+    String applicationYml(int instance) {
         String store = config.seataStore().equals("db") ? """
                     mode: db
                     db:
@@ -174,10 +174,11 @@ final class SeataServer extends Server {
                   server:
                     service-port: %d
                     # A session left in Committing or Rollbacking (the TC died between deciding and hearing back
-                    # from every branch) is retried only once it is this old, counted from its begin: 130 s by
-                    # default. 60 s stays above a live transaction's longest phase two here (30 s global timeout
-                    # + 15 s TC-to-branch call) and lets a restarted TC finish such sessions within a minute.
-                    retry-dead-threshold: 60000
+                    # from every branch) is retried only once it is this old, counted from its begin: 130 s in
+                    # Seata, devstack.seata.retry-dead-threshold-seconds here (60 s: above a live transaction's
+                    # longest phase two, 30 s global timeout + 15 s TC-to-branch call, and a restarted TC finishes
+                    # such sessions within a minute).
+                    retry-dead-threshold: %d
                   store:
                 %s  security:
                     secretKey: %s
@@ -185,7 +186,8 @@ final class SeataServer extends Server {
                     ignore:
                       urls: /,/**/*.css,/**/*.js,/**/*.html,/**/*.map,/**/*.svg,/**/*.png,/**/*.jpeg,/**/*.ico,/api/v1/auth/login,/metadata/v1/**
                 """.formatted(config.seataConsolePort(instance), DevStackConfig.SEATA_CONSOLE_USER,
-                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(instance), store,
+                DevStackConfig.SEATA_CONSOLE_PASSWORD, config.seataPort(instance),
+                config.seataRetryDeadThreshold().toMillis(), store,
                 secretKey());
     }
 

@@ -189,4 +189,23 @@ class DevStackConfigTest {
         m.put("devstack.seata.instances", "0");
         assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("between 1 and 9");
     }
+
+    @Test
+    void theTcRetriesADeadTcsSessionsOnceTheyAreAsOldAsConfigured() {
+        Map<String, String> m = base();
+        DevStackConfig shipped = DevStackConfig.from(m);
+        assertThat(shipped.seataRetryDeadThreshold()).isEqualTo(java.time.Duration.ofSeconds(60));
+        assertThat(new SeataServer(shipped).applicationYml(0)).contains("retry-dead-threshold: 60000");
+
+        m.put("devstack.seata.retry-dead-threshold-seconds", "30");
+        DevStackConfig shorter = DevStackConfig.from(m);
+        assertThat(new SeataServer(shorter).applicationYml(0)).contains("retry-dead-threshold: 30000");
+        assertThat(shipped.withSeataRetryDeadThreshold(java.time.Duration.ofSeconds(30))).isEqualTo(shorter);
+        assertThat(DevStackConfig.from(shorter.asSystemProperties().stream()
+                .map(o -> o.substring(2).split("=", 2)).collect(java.util.stream.Collectors.toMap(a -> a[0],
+                        a -> a[1])))).isEqualTo(shorter);
+
+        m.put("devstack.seata.retry-dead-threshold-seconds", "0");
+        assertThatThrownBy(() -> DevStackConfig.from(m)).hasMessageContaining("retry-dead-threshold-seconds");
+    }
 }

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
+import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.junit.SharedStack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -71,13 +73,20 @@ class DrillsIT {
                         "--seata.client.tm.default-global-transaction-timeout=10000")
                 .withJarsFromSystemProperties();
         services = Services.start(SharedStack.endpoints(), settings, Duration.ofMinutes(4));
-        runner = new DrillRunner(DevStack.fromEnvironment(), services, System.out);
+        // the TCs the drills restart retry a session a dead TC left in Committing or Rollbacking once it is 30 s old
+        // (the devstack's default: 60 s), still above the services' 10 s global timeout plus a 15 s branch call
+        runner = new DrillRunner(new DevStack(DevStackConfig.fromEnvironment()
+                .withSeataRetryDeadThreshold(Duration.ofSeconds(30))), services, System.out);
     }
 
     @AfterAll
     void stop() {
         if (runner != null) {
             runner.close();
+            // and the TC back on the shared stack's own settings, for the classes after this one
+            DevStack shared = DevStack.fromEnvironment();
+            shared.stop(Component.SEATA);
+            shared.up(EnumSet.of(Component.SEATA));
         }
         if (services != null) {
             services.close();
