@@ -195,6 +195,24 @@ public final class ServiceProcess {
         ended(graceful);
     }
 
+    /** {@link #stop}s each of {@code processes} on a thread of its own and returns once every one has ended. */
+    static void stopAll(List<ServiceProcess> processes, Duration grace) {
+        List<Thread> stopping = new ArrayList<>();
+        for (ServiceProcess p : processes) {
+            Thread t = new Thread(() -> p.stop(grace), "stop-" + p.name());
+            t.start();
+            stopping.add(t);
+        }
+        for (Thread t : stopping) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** Ends the JVM at once (SIGKILL), as a crash or a pulled plug would: no shutdown hook runs. */
     public synchronized void kill() {
         if (process == null) {
