@@ -38,6 +38,14 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                           List<String> missingEvents, String fault, Duration backAfter,
                           Duration settledAfter, boolean settled) {
 
+    /** The {@link #answers} key of a buyer who found no order-demo instance left to ask. */
+    static final String NO_INSTANCE_LEFT_KIND = "none " + FlashSale.NO_INSTANCE_LEFT;
+
+    /** The {@link #answers} key of an answer: its status and problem type, or "none" and why there was no answer. */
+    static String kindOf(FlashSale.Answer a) {
+        return ((a.status() < 0 ? "none" : Integer.toString(a.status())) + " " + a.problemType()).trim();
+    }
+
     public DrillReport {
         answers = Map.copyOf(answers);
         contradictionExamples = List.copyOf(contradictionExamples);
@@ -164,7 +172,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 + ": " + String.join("; ", missingEvents.subList(0, Math.min(5, missingEvents.size())))));
         out.println("answers vs final state:   " + (contradictions == 0 ? "every answer true"
                 : contradictions + " contradicted: " + String.join("; ", contradictionExamples)));
-        int noInstanceLeft = answers.getOrDefault("none " + FlashSale.NO_INSTANCE_LEFT, 0);
+        int noInstanceLeft = answers.getOrDefault(NO_INSTANCE_LEFT_KIND, 0);
         out.println("form of the answers:      " + (improperAnswers > 0
                 ? improperAnswers + " improper: " + String.join("; ", improperExamples)
                 : noInstanceLeft == 0 ? "every one a 201, 202, 409 or a 503 problem with Retry-After"

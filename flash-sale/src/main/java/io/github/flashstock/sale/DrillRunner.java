@@ -201,8 +201,7 @@ public final class DrillRunner implements AutoCloseable {
         int contradictions = 0;
         List<String> examples = new ArrayList<>();
         for (FlashSale.Answer a : sale.answers()) {
-            String kind = a.status() < 0 ? "none " + a.problemType() : a.status() + " " + a.problemType();
-            answers.merge(kind.trim(), 1, Integer::sum);
+            answers.merge(DrillReport.kindOf(a), 1, Integer::sum);
             if (failed(a)) {
                 failed++;
             }

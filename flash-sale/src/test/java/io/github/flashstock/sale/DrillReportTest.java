@@ -204,8 +204,11 @@ class DrillReportTest {
     void theReportSaysHowManyBuyersFoundNoInstanceLeftRatherThanThatEveryBuyerGotAnAnswer() {
         DrillReport.SkuOutcome sku = new DrillReport.SkuOutcome("hot", new StockCounts(10, 10, 9, 0, 1, 1, 0, 0, 0,
                 0), 1);
-        DrillReport report = new DrillReport(Drill.CHAOS, 3, Map.of("201", 1, "none " + FlashSale.NO_INSTANCE_LEFT,
-                2), 2, 0, 0, List.of(), 0, List.of(), List.of(sku), 0, 0, List.of(), List.of(), List.of(), "chaos",
+        // the keys the runner makes of each answer
+        String created = DrillReport.kindOf(new FlashSale.Answer(BUYER, 201, "k-0", "", 1, 1));
+        String noneLeft = DrillReport.kindOf(new FlashSale.Answer(BUYER, -1, "k-1", FlashSale.NO_INSTANCE_LEFT, 1, 1));
+        assertThat(created).isEqualTo("201");
+        DrillReport report = new DrillReport(Drill.CHAOS, 3, Map.of(created, 1, noneLeft, 2), 2, 0, 0, List.of(), 0, List.of(), List.of(sku), 0, 0, List.of(), List.of(), List.of(), "chaos",
                 Duration.ZERO, Duration.ofSeconds(5), true);
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         report.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
