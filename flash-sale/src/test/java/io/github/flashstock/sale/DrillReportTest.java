@@ -208,8 +208,9 @@ class DrillReportTest {
         String created = DrillReport.kindOf(new FlashSale.Answer(BUYER, 201, "k-0", "", 1, 1));
         String noneLeft = DrillReport.kindOf(new FlashSale.Answer(BUYER, -1, "k-1", FlashSale.NO_INSTANCE_LEFT, 1, 1));
         assertThat(created).isEqualTo("201");
-        DrillReport report = new DrillReport(Drill.CHAOS, 3, Map.of(created, 1, noneLeft, 2), 2, 0, 0, List.of(), 0, List.of(), List.of(sku), 0, 0, List.of(), List.of(), List.of(), "chaos",
-                Duration.ZERO, Duration.ofSeconds(5), true);
+        DrillReport report = new DrillReport(Drill.CHAOS, 3, Map.of(created, 1, noneLeft, 2), 2, 0, 0, List.of(), 0,
+                List.of(), List.of(sku), 0, 0, List.of(), List.of(), List.of(), "chaos", Duration.ZERO,
+                Duration.ofSeconds(5), true);
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         report.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
         assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8))
