@@ -71,7 +71,7 @@ class TcpProxyIT {
     /**
      * A connection attempted the moment {@code cut()} returns is refused, every time: the JDK closes a listener
      * whose thread is blocked in {@code accept} only once that thread wakes up, and the kernel takes connections
-     * into the backlog until then. CI failed twice on exactly that before cut() waited for the thread.
+     * into the backlog until then, so {@code cut()} returns only once that thread has ended.
      */
     @Test
     void refusesAConnectionMadeTheMomentItIsCut(Endpoints endpoints) throws Exception {

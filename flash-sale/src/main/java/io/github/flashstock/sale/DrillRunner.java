@@ -37,6 +37,8 @@ public final class DrillRunner implements AutoCloseable {
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(150);
 
     private final DevStack configured;
+    /** The stack whose TC settings {@link #close} leaves running. */
+    private final DevStack leaveWith;
     private DevStack current;
     private final Services services;
     private final PrintStream out;
@@ -49,11 +51,20 @@ public final class DrillRunner implements AutoCloseable {
     private ChaosRun lastChaos;
 
     public DrillRunner(DevStack stack, Services services, PrintStream out) {
+        this(stack, stack, services, out);
+    }
+
+    /**
+     * Drills whose TCs run {@code drills}' settings (a shorter dead-session threshold, say), and which leave the TC
+     * on {@code leaveWith}'s when they close.
+     */
+    public DrillRunner(DevStack drills, DevStack leaveWith, Services services, PrintStream out) {
         if (services.inventories().size() < 2 || services.orders().size() < 2) {
             throw new IllegalArgumentException("drills need two inventory-service and two order-demo instances");
         }
-        this.configured = stack;
-        this.current = stack;
+        this.configured = drills;
+        this.leaveWith = leaveWith;
+        this.current = drills;
         this.services = services;
         this.out = out;
     }
@@ -541,7 +552,10 @@ public final class DrillRunner implements AutoCloseable {
         return new DrillReport.SkuOutcome(sku, StockCounts.of(stock), inOrders, inAStore, across);
     }
 
-    /** Puts the TC back in the store the stack is configured with. */
+    /**
+     * Puts the TC back as the stack to leave with has it: its store and settings (a TC the drills restarted runs the
+     * drills' settings).
+     */
     @Override
     public void close() {
         links.values().forEach(TcpProxy::close);
@@ -554,10 +568,10 @@ public final class DrillRunner implements AutoCloseable {
             events.close();
             events = null;
         }
-        if (current != configured) {
+        if (!current.config().equals(leaveWith.config())) {
             current.stop(Component.SEATA);
-            current = configured;
-            configured.up(EnumSet.of(Component.SEATA));
+            current = leaveWith;
+            leaveWith.up(EnumSet.of(Component.SEATA));
         }
     }
 }

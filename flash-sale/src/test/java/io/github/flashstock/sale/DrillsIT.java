@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.devstack.Component;
 import io.github.flashstock.devstack.DevStack;
-import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.junit.SharedStack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -74,19 +72,17 @@ class DrillsIT {
                 .withJarsFromSystemProperties();
         services = Services.start(SharedStack.endpoints(), settings, Duration.ofMinutes(4));
         // the TCs the drills restart retry a session a dead TC left in Committing or Rollbacking once it is 30 s old
-        // (the devstack's default: 60 s), still above the services' 10 s global timeout plus a 15 s branch call
-        runner = new DrillRunner(new DevStack(DevStackConfig.fromEnvironment()
-                .withSeataRetryDeadThreshold(Duration.ofSeconds(30))), services, System.out);
+        // (the devstack's default: 60 s), still above the services' 10 s global timeout plus a 15 s branch call; the
+        // runner leaves the shared TC on its own settings, for the classes after this one
+        DevStack shared = DevStack.fromEnvironment();
+        runner = new DrillRunner(new DevStack(shared.config().withSeataRetryDeadThreshold(Duration.ofSeconds(30))),
+                shared, services, System.out);
     }
 
     @AfterAll
     void stop() {
         if (runner != null) {
             runner.close();
-            // and the TC back on the shared stack's own settings, for the classes after this one
-            DevStack shared = DevStack.fromEnvironment();
-            shared.stop(Component.SEATA);
-            shared.up(EnumSet.of(Component.SEATA));
         }
         if (services != null) {
             services.close();
