@@ -240,11 +240,20 @@ public final class DrillRunner implements AutoCloseable {
         Set<String> xids = new HashSet<>();
         orders.values().forEach(o -> xids.add(o.xid()));
         int sessionsLeft = state.tcSessions(xids);
-        List<DrillReport.SkuOutcome> outcomes = new ArrayList<>();
-        Map<String, List<long[]>> bought = state.boughtByBuyer(skuIds);
-        for (String sku : skuIds.stream().sorted().toList()) {
-            outcomes.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of())));
+        // both stores read while no handover moves units between them (the rebalancer runs on after the sale)
+        StillRead.Result<List<DrillReport.SkuOutcome>> stillRead = StillRead.read(() -> state.handovers(skuIds), () -> {
+            List<DrillReport.SkuOutcome> read = new ArrayList<>();
+            Map<String, List<long[]>> bought = state.boughtByBuyer(skuIds);
+            for (String sku : skuIds.stream().sorted().toList()) {
+                read.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of())));
+            }
+            return read;
+        }, 20, () -> ServiceProcess.sleep(Duration.ofMillis(500)));
+        if (!stillRead.still()) {
+            out.println("  the stock was read while units were still moving between Redis and the MySQL store ("
+                    + stillRead.attempts() + " attempts to read it between two handovers)");
         }
+        List<DrillReport.SkuOutcome> outcomes = stillRead.value();
         List<String> findings = new ArrayList<>(state.findings(skuIds, xids));
         findings.addAll(Forensics.strayKeys(otherRedis(drill), skuIds));
         List<StateReader.LedgerRow> ledger = state.ledger(skuIds);

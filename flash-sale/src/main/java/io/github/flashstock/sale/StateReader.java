@@ -103,6 +103,15 @@ final class StateReader {
         }
     }
 
+    /** The SKUs' handovers between Redis and the MySQL store now: how many, when one last changed, how many pend. */
+    StillRead.HandoverMark handovers(Set<String> skuIds) {
+        StillRead.HandoverMark[] mark = {new StillRead.HandoverMark(0, "", 0)};
+        forEachRow("inventory", "SELECT COUNT(*), COALESCE(CAST(MAX(updated_at) AS CHAR), ''),"
+                + " COALESCE(SUM(state = 'PENDING'), 0) FROM stock_handover WHERE sku_id IN (?)", skuIds,
+                rs -> mark[0] = new StillRead.HandoverMark(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+        return mark[0];
+    }
+
     /**
      * What the system has not finished yet: empty once nothing is pending, reserved, on its way between the stores or
      * held by the TC, and (unless {@code awaitEvents} is false) every stock event the ledger calls for is on the
