@@ -29,6 +29,7 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -79,6 +80,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final java.util.Map<String, Boolean> limited = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final TransactionTemplate tx;
+    private final TransactionTemplate committedReads;
     private final JdbcTemplate jdbc;
     private final javax.sql.DataSource dataSource;
     private final AllotmentLevels levels;
@@ -94,6 +96,9 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         this.jdbc = new JdbcTemplate(dataSource);
         // the connections' own level (no per-transaction SET, which costs round trips on the hot row)
         this.tx = new TransactionTemplate(transactions);
+        // the rows a Try met, as committed: apart from any transaction the caller's thread is in
+        this.committedReads = new TransactionTemplate(transactions);
+        this.committedReads.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         TryGroup groups = new TryGroup(jdbc, limited, levels);
         DistributionSummary sizes = DistributionSummary.builder("inventory.mysql-store.batch.size")
                 .description("one-line Tries of one SKU decided in one transaction of the MySQL store")
@@ -173,11 +178,11 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      */
     private TryOutcome general(TryRequest request, boolean redisReachable) {
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
-        return tx.execute(status -> {
+        TryOutcome outcome = tx.execute(status -> {
             if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
                     lines.stream().map(l -> new TriedLine(l.skuId(), l.quantity())).toList()) < lines.size()) {
                 status.setRollbackOnly();
-                return existing(request);
+                return null; // rows of the reservation exist: answered by what they say once committed, below
             }
             for (StockLine line : lines) {
                 TryOutcome refusal = take(request, line, redisReachable);
@@ -188,6 +193,12 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             }
             return new TryOutcome.Reserved();
         });
+        if (outcome != null) {
+            return outcome;
+        }
+        // read in autocommit (no COMMIT to pay on the replay path), or apart from the caller's own transaction
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                ? committedReads.execute(status -> existing(request)) : existing(request);
     }
 
     /**
@@ -333,7 +344,14 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         return new TryOutcome.InsufficientStock(sku, units, allotmentAvailable);
     }
 
-    /** A Try whose rows (some of them) exist: a replay, a reservation Redis holds, or one cancelled first. */
+    /**
+     * A Try whose rows (some of them) exist: a replay, a reservation Redis holds, or one cancelled first. Read after
+     * the Try's transaction has ended, outside any other, so only committed rows count: the insert that met them may
+     * have met a row nobody committed yet (another attempt of the reservation still in flight, or one that will be
+     * rolled back), and "already reserved" is only true of a row that stays. A line without a committed row is
+     * answered "not now" ({@link TryOutcome.MysqlStoreBusy}): nothing was reserved by this attempt, and the caller
+     * retries.
+     */
     private TryOutcome existing(TryRequest request) {
         List<LedgerRow> rows = ledger.rowsOfReservation(request.xid(), request.reservationId());
         for (LedgerRow row : rows) {
@@ -343,6 +361,13 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             }
             if (ours.isPresent() && "REFUSED".equals(row.state())) {
                 return refusedAgain(request, ours.get());
+            }
+        }
+        for (StockLine line : request.lines()) {
+            if (rows.stream().noneMatch(r -> r.skuId().equals(line.skuId()))) {
+                return new TryOutcome.MysqlStoreBusy(line.skuId(), "SKU " + line.skuId() + ": another attempt of"
+                        + " reservation " + request.reservationId() + " holds its ledger row and has not committed"
+                        + " it; nothing was reserved by this one, try again in a moment");
             }
         }
         return new TryOutcome.AlreadyReserved();

@@ -12,6 +12,7 @@ import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.StockLine;
+import io.github.flashstock.inventory.stock.TriedLine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The MySQL store on the real MariaDB: Tries against a SKU's allotment with the rules of {@code try.lua} (all or nothing
@@ -58,6 +61,9 @@ class MysqlReservationsIT extends InventoryITSupport {
 
     @Autowired
     AllotmentLevels levels;
+
+    @Autowired
+    PlatformTransactionManager transactions;
 
     private final List<String> skus = new ArrayList<>();
 
@@ -392,6 +398,66 @@ class MysqlReservationsIT extends InventoryITSupport {
     }
 
     /** COMMIT statements MariaDB has run so far, over all connections. */
+    /**
+     * The chaos run of seed 20261205 (docs/failures.md, "What chaos found"): an attempt of a reservation met the
+     * ledger row of another attempt that was never committed, was answered "already reserved", and the order was
+     * committed with its units held nowhere. Here the other attempt's row is the caller's own uncommitted insert, the
+     * way a connection handed on in the middle of a transaction would share it: the Try must not call that reserved.
+     */
+    @Test
+    void aRowNobodyCommittedIsNotAnAnswerOfAlreadyReserved() {
+        String sku = skuWithReserve(10, 1, 2);
+        String xid = xid();
+        TransactionTemplate caller = new TransactionTemplate(transactions);
+        TryOutcome[] answer = new TryOutcome[1];
+
+        caller.executeWithoutResult(status -> {
+            assertThat(ledger.insertTried(xid, "order-x", 7, "erin", List.of(new TriedLine(sku, 1)))).isEqualTo(1);
+            answer[0] = store.reserve(request(xid, "order-x", "erin", sku, 1), false);
+            status.setRollbackOnly(); // the other attempt never commits
+        });
+
+        assertThat(answer[0]).isInstanceOf(TryOutcome.MysqlStoreBusy.class);
+        assertThat(answer[0].code()).isNotIn(TryOutcome.Code.RESERVED, TryOutcome.Code.ALREADY_RESERVED);
+        assertThat(ledgerRows(xid)).isZero();
+        assertThat(column(sku, "reserved")).isZero();
+        // once no row is in the way, the next attempt is decided as usual
+        assertThat(store.reserve(request(xid, "order-x", "erin", sku, 1), false)).isEqualTo(new TryOutcome.Reserved());
+        assertThat(ledgerRows(xid)).isEqualTo(1);
+        assertThat(column(sku, "reserved")).isEqualTo(1);
+    }
+
+    /** Many attempts of one reservation at once: one holds the units, and every "yes" is backed by a committed row. */
+    @Test
+    void concurrentAttemptsOfOneReservationReserveOnceAndEveryYesHasItsRow() throws Exception {
+        String sku = skuWithReserve(20, 6, 2);
+        String xid = xid();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<TryOutcome>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 16; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return store.reserve(request(xid, "order-many", "fred", sku, 2), false);
+                }));
+            }
+            start.countDown();
+            List<TryOutcome.Code> codes = new ArrayList<>();
+            for (Future<TryOutcome> f : answers) {
+                codes.add(f.get().code());
+            }
+            assertThat(codes).allMatch(c -> c == TryOutcome.Code.RESERVED || c == TryOutcome.Code.ALREADY_RESERVED
+                    || c == TryOutcome.Code.MYSQL_STORE_BUSY);
+            assertThat(codes).filteredOn(c -> c == TryOutcome.Code.RESERVED).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ledgerRows(xid)).isEqualTo(1);
+        assertThat(column(sku, "reserved")).isEqualTo(2);
+        assertThat(reserve(sku)).isEqualTo(4);
+    }
+
     private long commits() {
         return Long.parseLong(jdbc.queryForMap("SHOW GLOBAL STATUS LIKE 'Com_commit'").get("Value").toString());
     }
