@@ -36,8 +36,8 @@ class StillReadTest {
 
     @Test
     void aHandoverPendingAtTheFirstLookMakesItReadAgain() {
-        // the order-kill drill of a CI run: one unit on its way to Redis, taken out of the allotment and not yet
-        // added to Redis, while the view read both stores
+        // one unit on its way to Redis, taken out of the allotment and not yet added to Redis, while the view reads
+        // both stores
         HandoverMark pending = new HandoverMark(5, "2026-12-06 15:20:02.000", 1);
         HandoverMark done = new HandoverMark(5, "2026-12-06 15:20:02.040", 0);
         Deque<HandoverMark> looks = looks(pending, done, done, done);

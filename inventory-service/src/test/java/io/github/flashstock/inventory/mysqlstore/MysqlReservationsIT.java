@@ -399,10 +399,10 @@ class MysqlReservationsIT extends InventoryITSupport {
 
     /** COMMIT statements MariaDB has run so far, over all connections. */
     /**
-     * The chaos run of seed 20261205 (docs/failures.md, "What chaos found"): an attempt of a reservation met the
-     * ledger row of another attempt that was never committed, was answered "already reserved", and the order was
-     * committed with its units held nowhere. Here the other attempt's row is the caller's own uncommitted insert, the
-     * way a connection handed on in the middle of a transaction would share it: the Try must not call that reserved.
+     * An attempt of a reservation whose insert meets the ledger row of another attempt that is never committed must
+     * not be answered "already reserved" (docs/failures.md, "What chaos found"): its order would be committed with
+     * its units held nowhere. Here the other attempt's row is the caller's own uncommitted insert, the way a
+     * connection handed on in the middle of a transaction would share it.
      */
     @Test
     void aRowNobodyCommittedIsNotAnAnswerOfAlreadyReserved() {
