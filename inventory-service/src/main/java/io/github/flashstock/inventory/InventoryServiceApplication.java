@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory;
 
+import io.github.flashstock.support.db.OpenTransactions;
 import io.github.flashstock.support.web.AdminAccess;
 import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
@@ -18,7 +19,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
 @ConfigurationPropertiesScan
 @EnableScheduling
-@Import({AdminAccess.class, RequestLimits.class})
+@Import({AdminAccess.class, RequestLimits.class, OpenTransactions.class})
 public class InventoryServiceApplication {
 
     /** Guard {@code /admin/**} and the state-changing management endpoints, and name who acted (see {@link AdminTokens}). */

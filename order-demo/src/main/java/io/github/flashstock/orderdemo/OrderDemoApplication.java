@@ -1,5 +1,6 @@
 package io.github.flashstock.orderdemo;
 
+import io.github.flashstock.support.db.OpenTransactions;
 import io.github.flashstock.support.web.AdminAccess;
 import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication(excludeName = {
         "org.apache.seata.spring.boot.autoconfigure.SeataSpringFenceAutoConfiguration",
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
-@Import({AdminAccess.class, RequestLimits.class})
+@Import({AdminAccess.class, RequestLimits.class, OpenTransactions.class})
 public class OrderDemoApplication {
 
     public static void main(String[] args) {
