@@ -164,6 +164,7 @@ public final class DrillRunner implements AutoCloseable {
         Set<String> skuIds = new HashSet<>(plan.skus().stream().map(SalePlan.SkuOnSale::skuId).toList());
         skuIds.addAll(fault.prepare(scene));
         boolean awaitEvents = !drill.losesRedisWrites();
+        Map<java.nio.file.Path, Long> logsAtStart = Forensics.sizes(logsToSearch());
         AtomicReference<String> faultLine = new AtomicReference<>("not injected");
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
         FlashSale sale = shape.apply(new FlashSale(orderUrls, services.inventory().url(), services.adminToken(),
@@ -256,6 +257,9 @@ public final class DrillRunner implements AutoCloseable {
         List<DrillReport.SkuOutcome> outcomes = stillRead.value();
         List<String> findings = new ArrayList<>(state.findings(skuIds, xids));
         findings.addAll(Forensics.strayKeys(otherRedis(drill), skuIds));
+        // a connection that went back to its pool inside a transaction: its next borrower would have inherited it
+        Forensics.linesSince(logsAtStart, logsToSearch(), Forensics.OPEN_TRANSACTION_RETURNED, 3)
+                .forEach(line -> findings.add("a service returned a connection inside a transaction: " + line));
         List<StateReader.LedgerRow> ledger = state.ledger(skuIds);
         List<String> unmatched = unmatched(orders, ledger);
         DrillReport report = new DrillReport(drill, sale.answers().size(), answers, failed, replaced, improper,

@@ -83,6 +83,56 @@ final class Forensics {
         return byXid;
     }
 
+    /**
+     * The words a service logs when a connection went back to its pool inside a server transaction (service-support's
+     * {@code OpenTransactionGuard.LOG_MARK}, which this module does not depend on): a defect, so a drill that sees
+     * one is not clean.
+     */
+    static final String OPEN_TRANSACTION_RETURNED = "A connection was returned to the pool inside a server transaction";
+
+    /** Each log's size now: where {@link #linesSince} starts reading it. */
+    static Map<Path, Long> sizes(List<Path> logs) {
+        Map<Path, Long> sizes = new LinkedHashMap<>();
+        for (Path log : logs) {
+            try {
+                sizes.put(log, Files.isRegularFile(log) ? Files.size(log) : 0L);
+            } catch (IOException e) {
+                sizes.put(log, 0L);
+            }
+        }
+        return sizes;
+    }
+
+    /**
+     * The lines containing {@code mark} written to {@code logs} after {@code from} (a log not in it: from its start),
+     * at most {@code most}, each cut to 400 characters and named by its file.
+     */
+    static List<String> linesSince(Map<Path, Long> from, List<Path> logs, String mark, int most) {
+        List<String> found = new ArrayList<>();
+        for (Path log : logs) {
+            if (!Files.isRegularFile(log) || found.size() >= most) {
+                continue;
+            }
+            var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+            try (var input = Files.newInputStream(log)) {
+                long skip = Math.min(from.getOrDefault(log, 0L), Files.size(log));
+                input.skipNBytes(skip);
+                BufferedReader in = new BufferedReader(new java.io.InputStreamReader(input, decoder));
+                String line;
+                while ((line = in.readLine()) != null && found.size() < most) {
+                    if (line.contains(mark)) {
+                        found.add(log.getFileName() + ": " + (line.length() > 400 ? line.substring(0, 400) + " ..."
+                                : line));
+                    }
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                found.add(log + ": not readable (" + e + ")");
+            }
+        }
+        return found;
+    }
+
     /** Reads on one Redis copy: each cluster node on its own, or the one standalone server. */
     interface RedisCopies {
 

@@ -25,6 +25,25 @@ class ForensicsTest {
     }
 
     @Test
+    void findsTheOpenTransactionMarkOnlyInWhatTheLogsGainedSinceTheDrillBegan(@TempDir Path dir) throws Exception {
+        Path inventory = dir.resolve("inventory-service.log");
+        Path order = dir.resolve("order-demo.log");
+        String mark = Forensics.OPEN_TRANSACTION_RETURNED + " (data source dataSource, autocommit ...); rolled back.";
+        Files.write(inventory, List.of("an earlier drill: " + mark));
+        Map<Path, Long> start = Forensics.sizes(List.of(inventory));
+        assertThat(Forensics.linesSince(start, List.of(inventory), Forensics.OPEN_TRANSACTION_RETURNED, 3)).isEmpty();
+
+        Files.write(inventory, List.of("quiet", "this drill: " + mark), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(order, List.of("a new instance's log: " + mark, mark, mark)); // not there at the start: all read
+
+        List<String> found = Forensics.linesSince(start, List.of(inventory, order, dir.resolve("missing.log")),
+                Forensics.OPEN_TRANSACTION_RETURNED, 3);
+        assertThat(found).hasSize(3);
+        assertThat(found.get(0)).startsWith("inventory-service.log: this drill: ");
+        assertThat(found.get(1)).startsWith("order-demo.log: a new instance's log: ");
+    }
+
+    @Test
     void collectsTheLinesOfEveryLogThatMentionAnXidUpToTheLimit(@TempDir Path dir) throws Exception {
         Path tc = dir.resolve("seata-server.18092.all.log");
         Path service = dir.resolve("inventory-service.log");

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.aop.TargetClassAware;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
@@ -27,9 +28,11 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * logs an error with the stack of the code that returned it, and counts it in
  * {@value #METER} (tag {@code data-source}): a count above zero is a defect to find, never a state to live with.
  *
- * <p>Connections of other drivers pass through unguarded.
+ * <p>Connections of other drivers pass through unguarded. The guard names its pool's class as its target class, as a
+ * proxy does, so that what treats a pool by its class still does (Spring Cloud's refresh leaves a HikariCP pool
+ * alone, {@code spring.cloud.refresh.never-refreshable}, and would otherwise try to bind its settings to the guard).
  */
-public final class OpenTransactionGuard extends DelegatingDataSource {
+public final class OpenTransactionGuard extends DelegatingDataSource implements TargetClassAware {
 
     /** Connections returned inside a server transaction, rolled back by the guard. */
     public static final String METER = "flashstock.db.open-transactions-returned";
@@ -49,6 +52,11 @@ public final class OpenTransactionGuard extends DelegatingDataSource {
                         + " back")
                 .tag("data-source", name)
                 .register(meters);
+    }
+
+    @Override
+    public Class<?> getTargetClass() {
+        return obtainTargetDataSource().getClass();
     }
 
     /** Connections returned inside a transaction so far. */
