@@ -82,11 +82,52 @@ public final class FsyncSweep {
         System.out.println();
         System.out.println("| coalescing | fsync (Tries/s) | none (Tries/s) | fsync / none |");
         System.out.println("|---|---|---|---|");
+        double fastestNone = 0;
         for (TryCoalescing c : settings) {
             double f = RedisBench.median(fsync.get(name(c)));
             double n = RedisBench.median(none.get(name(c)));
+            fastestNone = Math.max(fastestNone, n);
             System.out.printf("| %s | %,.0f | %,.0f | %.2f |%n", name(c), f, n, f / n);
         }
+        bound(bench, rounds, fastestNone);
+    }
+
+    /**
+     * The most {@code fsync} can reach against the fastest {@code none} of the sweep with {@value #CLIENTS} callers,
+     * whatever the client does. Each caller waits for its Try, so at most {@value #CLIENTS} Tries are outstanding and
+     * one pass of the server's event loop, which under {@code appendfsync always} ends with one fsync before it
+     * replies, covers at most that many. A pass of {@value #CLIENTS} Tries costs the server at least their script
+     * time ({@code INFO commandstats}) plus the fsync, measured here as what one call of {@value #CLIENTS}
+     * reservations from one client costs more under {@code always} than under {@code everysec}
+     * ({@code redis-benchmark}, one connection, so one fsync per call).
+     */
+    private static void bound(RedisBench bench, int rounds, double fastestNone) throws Exception {
+        int perCall = CLIENTS;
+        int tries = perCall * 2_000;
+        List<Double> always = new ArrayList<>();
+        List<Double> everysec = new ArrayList<>();
+        List<Double> scriptMicros = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            String sha = bench.fresh(1);
+            RedisBench.Result a = bench.redisBenchmark(sha, 1, tries, perCall);
+            always.add(a.perSecond());
+            String sha2 = bench.fresh(1);
+            RedisBench.Result e = bench.withAppendFsync("everysec", () -> bench.redisBenchmark(sha2, 1, tries, perCall));
+            everysec.add(e.perSecond());
+            scriptMicros.add(e.redisMicrosPerCall());
+        }
+        double callAlways = perCall / RedisBench.median(always) * 1e6;
+        double callEverysec = perCall / RedisBench.median(everysec) * 1e6;
+        double fsyncMicros = callAlways - callEverysec;
+        double scriptPerTry = RedisBench.median(scriptMicros);
+        double bestFsync = CLIENTS / ((CLIENTS * scriptPerTry + fsyncMicros) / 1e6);
+        System.out.println();
+        System.out.printf("The bound with %d callers: one call of %d reservations from one client takes %,.0f µs under"
+                + " always and %,.0f µs under everysec (medians of %d), so the fsync of a pass costs about %,.0f µs;"
+                + " the script takes %.1f µs a Try inside the server. At most %d Tries per fsync: fsync can reach at"
+                + " most %,.0f Tries/s, %.2f x the fastest none of this run (%,.0f Tries/s).%n",
+                CLIENTS, perCall, callAlways, callEverysec, rounds, fsyncMicros, scriptPerTry, CLIENTS, bestFsync,
+                bestFsync / fastestNone, fastestNone);
     }
 
     private static double last(List<Double> values) {

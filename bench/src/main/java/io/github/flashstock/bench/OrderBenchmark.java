@@ -236,11 +236,14 @@ public final class OrderBenchmark {
         };
 
         OrderPath[] order = paths();
-        // not measured: the JIT's first pass over every path
-        out.println("Warm-up (not measured) ...");
+        // not measured: the JIT's first pass over every path (-Dbench.warm-up=N requests per path; C2 needs more)
+        int warmUp = Integer.getInteger("bench.warm-up", 1024);
+        out.println("Warm-up (not measured), " + warmUp + " requests per path ...");
         for (OrderPath path : order) {
-            OrderLoad.Result warm = load.run(calls.apply(path).subList(0, Math.min(requests, 1024)), CLIENTS);
-            out.printf("  %-10s %,.0f/s %s%n", path, warm.answeredPerSecond(), warm.statuses());
+            for (int left = warmUp; left > 0; left -= requests) {
+                OrderLoad.Result warm = load.run(calls.apply(path).subList(0, Math.min(requests, left)), CLIENTS);
+                out.printf("  %-10s %,.0f/s %s%n", path, warm.answeredPerSecond(), warm.statuses());
+            }
         }
 
         String profile = System.getProperty("bench.profile", "");

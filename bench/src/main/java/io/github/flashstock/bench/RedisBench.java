@@ -40,8 +40,8 @@ final class RedisBench implements AutoCloseable {
      * As {@code nacos-config/inventory-service.yaml} ships it; {@code -Dbench.max-batch} and {@code -Dbench.in-flight}
      * try other values.
      */
-    static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 16),
-            Integer.getInteger("bench.in-flight", 2), Duration.ofSeconds(3));
+    static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 32),
+            Integer.getInteger("bench.in-flight", 4), Duration.ofSeconds(3));
 
     /** Throughput and tail latency of one run, and what each call cost inside Redis. */
     record Result(double perSecond, double p99Millis, double redisMicrosPerCall) {

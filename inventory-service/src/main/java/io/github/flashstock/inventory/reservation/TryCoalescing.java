@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxWait  longest a Try waits for its call, queueing included; then it fails as a timeout
  */
 @ConfigurationProperties("inventory.try-coalescing")
-public record TryCoalescing(@DefaultValue("16") int maxBatch, @DefaultValue("2") int inFlight,
+public record TryCoalescing(@DefaultValue("32") int maxBatch, @DefaultValue("4") int inFlight,
                             @DefaultValue("3s") Duration maxWait) {
 
     public TryCoalescing {
