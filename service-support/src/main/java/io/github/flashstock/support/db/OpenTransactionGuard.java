@@ -83,27 +83,33 @@ public final class OpenTransactionGuard extends DelegatingDataSource implements 
                 new Class<?>[] {Connection.class}, new Handler(c, driver));
     }
 
-    /** Rolls back a transaction the server still holds open, before the connection goes back to the pool. */
+    /**
+     * Rolls back a transaction the server still holds open, before the connection goes back to the pool. A connection
+     * whose rollback fails is broken (the server, say, was killed mid-statement): the pool discards it and the server
+     * ends its transaction with the session, so that is no defect of the code and is not counted.
+     */
     void beforeReturn(Connection c, com.mysql.cj.jdbc.JdbcConnection driver) {
         boolean open;
         try {
-            open = !c.isClosed() && driver.getSession().getServerSession().inTransactionOnServer();
+            open = !driver.isClosed() && driver.getSession().getServerSession().inTransactionOnServer();
         } catch (SQLException | RuntimeException e) {
-            return; // a broken connection: the pool discards it, and the server ends its transaction
+            return; // broken: as below
         }
         if (!open) {
             return;
         }
-        returnedOpen.increment();
-        log.error(LOG_MARK + " (data source {}, autocommit as the driver sees it: {}); rolled back."
-                + " The stack shows the code that returned it", name, autoCommit(c), new IllegalStateException(
-                "connection returned inside a server transaction"));
+        Object autoCommit = autoCommit(c);
         try (Statement s = c.createStatement()) {
             s.execute("ROLLBACK");
         } catch (SQLException e) {
-            // the pool's own check on the next borrow finds a dead connection; nothing of it is committed
-            log.error("The rollback of a connection returned inside a transaction failed: {}", e.toString());
+            log.warn("A connection of data source {} went back to the pool broken inside a transaction ({}); the pool"
+                    + " discards it, and the server ends the transaction with the session", name, e.toString());
+            return;
         }
+        returnedOpen.increment();
+        log.error(LOG_MARK + " (data source {}, autocommit as the driver sees it: {}); rolled back."
+                + " The stack shows the code that returned it", name, autoCommit, new IllegalStateException(
+                "connection returned inside a server transaction"));
     }
 
     private static Object autoCommit(Connection c) {
