@@ -15,8 +15,10 @@ import java.util.Map;
  * settings: for each setting, the coalesced Java path of {@code bin/bench-try} (50 callers, one hot SKU, every call a
  * new one-unit reservation) with the devstack's Redis as shipped ({@code appendfsync always}) and with
  * {@code appendfsync everysec}, interleaved over the rounds, medians and their ratio.
- * {@code bin/bench-fsync [rounds] [requests]}; {@code -Dbench.settings=16x2,64x1} picks the settings (max-batch x
- * in-flight).
+ * {@code bin/bench-fsync [rounds] [requests]}; {@code -Dbench.settings=16x2,64x1,64x2+300} picks the settings
+ * (max-batch x in-flight, and + a linger in µs). Under {@code fsync} it also reports, from the server's own counters,
+ * how many Tries one pass of its event loop carried and what share of the run the server spent writing and syncing
+ * its append-only file.
  */
 public final class FsyncSweep {
 
@@ -30,9 +32,11 @@ public final class FsyncSweep {
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         List<TryCoalescing> settings = new ArrayList<>();
         for (String s : System.getProperty("bench.settings", "16x2,16x4,32x4,64x1,64x2,8x8").split(",")) {
-            String[] parts = s.strip().split("x");
+            // max-batch x in-flight, then optionally + a linger in µs
+            String[] linger = s.strip().split("\\+");
+            String[] parts = linger[0].split("x");
             settings.add(new TryCoalescing(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]),
-                    Duration.ofSeconds(3)));
+                    Duration.ofSeconds(3), Duration.ofNanos(linger.length > 1 ? Long.parseLong(linger[1]) * 1000 : 0)));
         }
         DevStack stack = DevStack.fromEnvironment();
         boolean wasUp = stack.isUp(EnumSet.of(Component.REDIS));
@@ -48,7 +52,8 @@ public final class FsyncSweep {
     }
 
     private static String name(TryCoalescing c) {
-        return "max-batch " + c.maxBatch() + ", in-flight " + c.inFlight();
+        return "max-batch " + c.maxBatch() + ", in-flight " + c.inFlight()
+                + (c.linger().isZero() ? "" : ", linger " + c.linger().toNanos() / 1000 + " µs");
     }
 
     private static void run(RedisBench bench, List<TryCoalescing> settings, int rounds, int requests)
@@ -60,6 +65,8 @@ public final class FsyncSweep {
         bench.javaPath(CLIENTS, Math.min(requests, 50_000), settings.get(0));
         Map<String, List<Double>> fsync = new LinkedHashMap<>();
         Map<String, List<Double>> none = new LinkedHashMap<>();
+        Map<String, List<Double>> perPass = new LinkedHashMap<>();
+        Map<String, List<Double>> aofShare = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (TryCoalescing c : settings) {
                 // the two levels in turn, which first alternating over the rounds
@@ -67,8 +74,18 @@ public final class FsyncSweep {
                 for (int i = 0; i < 2; i++) {
                     bench.fresh(1);
                     if (fsyncFirst == (i == 0)) {
+                        long[] before = bench.eventLoop();
                         double r = bench.javaPath(CLIENTS, requests, c).perSecond();
+                        long[] after = bench.eventLoop();
                         fsync.computeIfAbsent(name(c), k -> new ArrayList<>()).add(r);
+                        if (before[0] >= 0 && before[1] >= 0) {
+                            // every Try is one write, so a pass that wrote is a pass with Tries; the few passes that
+                            // served nothing (timers) make this a slight underestimate
+                            perPass.computeIfAbsent(name(c), k -> new ArrayList<>())
+                                    .add((double) requests / (after[0] - before[0]));
+                            aofShare.computeIfAbsent(name(c), k -> new ArrayList<>())
+                                    .add((after[1] - before[1]) / (requests / r * 1e6));
+                        }
                     } else {
                         double r = bench.withAppendFsync("everysec", () -> bench.javaPath(CLIENTS, requests, c))
                                 .perSecond();
@@ -80,14 +97,20 @@ public final class FsyncSweep {
             }
         }
         System.out.println();
-        System.out.println("| coalescing | fsync (Tries/s) | none (Tries/s) | fsync / none |");
-        System.out.println("|---|---|---|---|");
+        System.out.println("| coalescing | fsync (Tries/s) | none (Tries/s) | fsync / none | under fsync: Tries per"
+                + " pass of the server's event loop | under fsync: share of the time the server spent in its AOF"
+                + " write and fsync |");
+        System.out.println("|---|---|---|---|---|---|");
         double fastestNone = 0;
         for (TryCoalescing c : settings) {
             double f = RedisBench.median(fsync.get(name(c)));
             double n = RedisBench.median(none.get(name(c)));
             fastestNone = Math.max(fastestNone, n);
-            System.out.printf("| %s | %,.0f | %,.0f | %.2f |%n", name(c), f, n, f / n);
+            List<Double> passes = perPass.get(name(c));
+            List<Double> aof = aofShare.get(name(c));
+            System.out.printf("| %s | %,.0f | %,.0f | %.2f | %s | %s |%n", name(c), f, n, f / n,
+                    passes == null ? "not reported" : String.format("%.1f", RedisBench.median(passes)),
+                    aof == null ? "not reported" : String.format("%.0f %%", 100 * RedisBench.median(aof)));
         }
         bound(bench, rounds, fastestNone);
     }

@@ -107,6 +107,21 @@ final class RedisBench implements AutoCloseable {
         return sha;
     }
 
+    /**
+     * The server's event loop so far: passes ({@code eventloop_cycles}) and the microseconds its passes spent writing
+     * and syncing the append-only file ({@code eventloop_duration_aof_sum}, {@code INFO debug}); both -1 on a server
+     * that does not report them (Redis before 7.2).
+     */
+    long[] eventLoop() {
+        java.util.Properties stats = redis.execute((RedisCallback<java.util.Properties>) c ->
+                c.serverCommands().info("stats"));
+        java.util.Properties debug = redis.execute((RedisCallback<java.util.Properties>) c ->
+                c.serverCommands().info("debug"));
+        return new long[] {
+                Long.parseLong(stats == null ? "-1" : stats.getProperty("eventloop_cycles", "-1")),
+                Long.parseLong(debug == null ? "-1" : debug.getProperty("eventloop_duration_aof_sum", "-1"))};
+    }
+
     /** Redis's own account of the mean time one EVALSHA took since the last {@link #fresh(int)}. */
     double redisMicrosPerCall() {
         java.util.Properties stats = redis.execute((RedisCallback<java.util.Properties>) c ->

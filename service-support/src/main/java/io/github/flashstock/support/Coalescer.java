@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
@@ -24,10 +25,17 @@ import java.util.function.Predicate;
  * Gathers requests that arrive together for the same lane into one call of a batch runner: one script call, one
  * transaction, one statement for many requests, each caller still waiting for, and getting, its own answer.
  *
- * <p>No timer: a request that finds fewer than {@code inFlight} calls under way for its lane is sent at once; the
- * requests that arrive while calls are under way wait for the next free call and go together, at most
- * {@code maxBatch} per call. The calls run on a small pool of sender threads; the callers wait, at most
- * {@code maxWait}, queueing included.
+ * <p>A request that finds fewer than {@code inFlight} calls under way for its lane is sent at once; the requests
+ * that arrive while calls are under way wait for the next free call and go together, at most {@code maxBatch} per
+ * call. The calls run on a small pool of sender threads; the callers wait, at most {@code maxWait}, queueing
+ * included.
+ *
+ * <p>With a {@code linger}, a sender whose call of {@code k} requests has just been answered, while {@code q} others
+ * waited, waits at most that long until {@code k + q} requests are queued (at most {@code maxBatch}) before it sends
+ * the next call: the callers it has just answered usually come back at once, and then go in one call with those who
+ * waited, rather than in several small ones.
+ * That pays where every call costs the server a fixed price whatever it carries (a Redis that fsyncs after each pass
+ * of its event loop); a request that arrives on an idle lane is still sent at once.
  *
  * <p>When a call of several requests fails, each request is sent again alone, so that only the one causing the
  * failure fails; that needs a runner whose failed call changed nothing, or whose every step is safe to repeat. A
@@ -51,11 +59,31 @@ public final class Coalescer<Q, R> implements AutoCloseable {
      * @param maxBatch most requests in one call; 1 turns coalescing off (each request runs on its caller's thread)
      * @param inFlight most calls under way at once for one lane
      * @param maxWait  longest a request waits for its call, queueing included; then it fails as a timeout
+     * @param linger   longest a sender whose call was just answered waits for as many requests before its next
+     *                 call; zero sends at once
      */
-    public record Settings(int maxBatch, int inFlight, Duration maxWait) {
+    public record Settings(int maxBatch, int inFlight, Duration maxWait, Duration linger) {
 
         public Settings {
             check("coalescing", maxBatch, inFlight, maxWait);
+            checkLinger("coalescing", linger, maxWait);
+        }
+
+        /** Without a linger. */
+        public Settings(int maxBatch, int inFlight, Duration maxWait) {
+            this(maxBatch, inFlight, maxWait, Duration.ZERO);
+        }
+
+        /**
+         * Refuses a linger no coalescer can run with; the message names it under {@code prefix}.
+         *
+         * @throws IllegalArgumentException linger negative, or not shorter than max-wait
+         */
+        public static void checkLinger(String prefix, Duration linger, Duration maxWait) {
+            if (linger == null || linger.isNegative() || linger.compareTo(maxWait) >= 0) {
+                throw new IllegalArgumentException(prefix + ".linger must be zero or more and shorter than max-wait ("
+                        + maxWait + "), was " + linger);
+            }
         }
 
         /**
@@ -119,32 +147,43 @@ public final class Coalescer<Q, R> implements AutoCloseable {
         }
         Pending<Q, R> pending = new Pending<>(request);
         Lane<Q, R> lane = lanes.computeIfAbsent(laneOf.apply(request), key -> new Lane<>());
-        lane.queue.add(pending);
+        lane.add(pending);
         if (lane.tryStart(settings.inFlight())) {
-            schedule(lane);
+            schedule(lane, 0);
         }
         return await(pending);
     }
 
     /** Requests queued for a call, over all lanes. */
     public int waiting() {
-        return lanes.values().stream().mapToInt(lane -> lane.queue.size()).sum();
+        return lanes.values().stream().mapToInt(lane -> lane.queued.get()).sum();
     }
 
-    /** Sends one call with what the lane has queued, then schedules itself again; ends when the queue is empty. */
-    private void send(Lane<Q, R> lane) {
+    /**
+     * Sends one call with what the lane has queued, then schedules itself again; ends when the queue is empty.
+     *
+     * @param expected how many requests the sender expects to be queued soon: those its last call answered and
+     *                 those that waited meanwhile (0 for a sender just started); with a linger, it first waits for
+     *                 that many
+     */
+    private void send(Lane<Q, R> lane, int expected) {
+        if (expected > 1 && !settings.linger().isZero()) {
+            lane.gather(Math.min(expected, settings.maxBatch()), settings.linger().toNanos());
+        }
         List<Pending<Q, R>> batch = lane.take(settings.maxBatch());
         if (batch.isEmpty()) {
             lane.running.decrementAndGet();
             // a request queued after take() and before the decrement saw every call under way: pick it up here
             if (!lane.queue.isEmpty() && lane.tryStart(settings.inFlight())) {
-                schedule(lane);
+                schedule(lane, 0);
             }
             return;
         }
         batchSizes.accept(batch.size());
+        int waited = 0;
         try {
             List<R> answers = runner.run(batch.stream().map(p -> p.request).toList());
+            waited = lane.queued.get();
             if (answers == null || answers.size() != batch.size()) {
                 throw new IllegalStateException(name + ": " + batch.size() + " requests got "
                         + (answers == null ? "no" : answers.size()) + " answers");
@@ -162,12 +201,12 @@ public final class Coalescer<Q, R> implements AutoCloseable {
             batch.forEach(p -> p.result.completeExceptionally(e));
         }
         // again through the pool rather than in a loop, so that other lanes' calls get their turn
-        schedule(lane);
+        schedule(lane, batch.size() + waited);
     }
 
-    private void schedule(Lane<Q, R> lane) {
+    private void schedule(Lane<Q, R> lane, int answered) {
         try {
-            senders.execute(() -> send(lane));
+            senders.execute(() -> send(lane, answered));
         } catch (RejectedExecutionException e) {
             // stopping: nothing will send what is queued
             failQueued(lane);
@@ -175,7 +214,7 @@ public final class Coalescer<Q, R> implements AutoCloseable {
     }
 
     private void failQueued(Lane<Q, R> lane) {
-        for (Pending<Q, R> p = lane.queue.poll(); p != null; p = lane.queue.poll()) {
+        for (Pending<Q, R> p = lane.poll(); p != null; p = lane.poll()) {
             p.result.completeExceptionally(stopped());
         }
     }
@@ -235,7 +274,49 @@ public final class Coalescer<Q, R> implements AutoCloseable {
     /** The requests of one lane waiting for a call, and how many calls are under way. */
     private static final class Lane<Q, R> {
         final ConcurrentLinkedQueue<Pending<Q, R>> queue = new ConcurrentLinkedQueue<>();
+        /** The queue's length, kept beside it (a {@link ConcurrentLinkedQueue} counts by walking). */
+        final AtomicInteger queued = new AtomicInteger();
         final AtomicInteger running = new AtomicInteger();
+        /** Senders lingering, each with the queue length it waits for. */
+        final Map<Thread, Integer> lingering = new ConcurrentHashMap<>();
+
+        void add(Pending<Q, R> pending) {
+            queue.add(pending);
+            int now = queued.incrementAndGet();
+            if (!lingering.isEmpty()) {
+                lingering.forEach((sender, awaited) -> {
+                    if (now >= awaited) {
+                        LockSupport.unpark(sender);
+                    }
+                });
+            }
+        }
+
+        Pending<Q, R> poll() {
+            Pending<Q, R> p = queue.poll();
+            if (p != null) {
+                queued.decrementAndGet();
+            }
+            return p;
+        }
+
+        /** Waits, at most {@code nanos}, until {@code awaited} requests are queued. */
+        void gather(int awaited, long nanos) {
+            if (queued.get() >= awaited) {
+                return;
+            }
+            Thread me = Thread.currentThread();
+            long deadline = System.nanoTime() + nanos;
+            lingering.put(me, awaited);
+            try {
+                for (long left = nanos; left > 0 && queued.get() < awaited && !me.isInterrupted();
+                     left = deadline - System.nanoTime()) {
+                    LockSupport.parkNanos(this, left);
+                }
+            } finally {
+                lingering.remove(me);
+            }
+        }
 
         boolean tryStart(int limit) {
             for (int now = running.get(); now < limit; now = running.get()) {
@@ -250,7 +331,7 @@ public final class Coalescer<Q, R> implements AutoCloseable {
         List<Pending<Q, R>> take(int max) {
             List<Pending<Q, R>> batch = new ArrayList<>(Math.min(max, 16));
             while (batch.size() < max) {
-                Pending<Q, R> p = queue.poll();
+                Pending<Q, R> p = poll();
                 if (p == null) {
                     break;
                 }
