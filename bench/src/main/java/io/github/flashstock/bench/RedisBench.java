@@ -37,11 +37,12 @@ final class RedisBench implements AutoCloseable {
     static final String SKU = "bench-hot";
     static final int BENCH_DB = 15;
     /**
-     * As {@code nacos-config/inventory-service.yaml} ships it; {@code -Dbench.max-batch} and {@code -Dbench.in-flight}
-     * try other values.
+     * As {@code nacos-config/inventory-service.yaml} ships it; {@code -Dbench.max-batch}, {@code -Dbench.in-flight}
+     * and {@code -Dbench.linger-micros} try other values.
      */
     static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 32),
-            Integer.getInteger("bench.in-flight", 4), Duration.ofSeconds(3));
+            Integer.getInteger("bench.in-flight", 4), Duration.ofSeconds(3),
+            Duration.ofNanos(1000L * Integer.getInteger("bench.linger-micros", 0)));
 
     /** Throughput and tail latency of one run, and what each call cost inside Redis. */
     record Result(double perSecond, double p99Millis, double redisMicrosPerCall) {

@@ -266,6 +266,27 @@ class TryCoalescerTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in-flight");
         assertThatThrownBy(() -> new TryCoalescing(16, 2, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-wait");
+        assertThatThrownBy(() -> new TryCoalescing(16, 2, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("inventory.try-coalescing.linger");
+        assertThatThrownBy(() -> new TryCoalescing(16, 2, Duration.ofSeconds(1), Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("linger");
+        assertThat(new TryCoalescing(16, 2, Duration.ofSeconds(1)).gathering().linger()).isZero();
+    }
+
+    @Test
+    void bindsFromPropertiesWithTheShippedDefaults() {
+        TryCoalescing defaults = new org.springframework.boot.context.properties.bind.Binder(
+                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of("inventory.try-coalescing.max-batch", "32")))
+                .bindOrCreate("inventory.try-coalescing", TryCoalescing.class);
+        assertThat(defaults).isEqualTo(new TryCoalescing(32, 4, Duration.ofSeconds(3), Duration.ZERO));
+        TryCoalescing lingering = new org.springframework.boot.context.properties.bind.Binder(
+                new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of("inventory.try-coalescing.in-flight", "2",
+                                "inventory.try-coalescing.linger", "150us")))
+                .bindOrCreate("inventory.try-coalescing", TryCoalescing.class);
+        assertThat(lingering.inFlight()).isEqualTo(2);
+        assertThat(lingering.gathering().linger()).isEqualTo(Duration.ofNanos(150_000));
     }
 
     private static int slot(String sku) {
