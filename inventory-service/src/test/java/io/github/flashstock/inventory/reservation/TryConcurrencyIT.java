@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Many threads at once against one hot SKU: the scripts never oversell and conserve every unit. */
 class TryConcurrencyIT extends ScriptITSupport {
@@ -26,9 +26,22 @@ class TryConcurrencyIT extends ScriptITSupport {
     record Reservation(String xid, String id, List<StockLine> lines) {
     }
 
-    @ParameterizedTest(name = "{0} segment(s), coalesced: {1}")
-    @CsvSource({"1, false", "4, false", "1, true", "4, true"})
-    void twoThousandConcurrentReservationsNeverOversellTwoHundredUnits(int segments, boolean coalesced)
+    /** How a Try reaches the script: its own call, gathered into shared calls, or gathered with a linger. */
+    enum Path {
+        ALONE, COALESCED, LINGERING;
+
+        TryOutcome reserve(io.github.flashstock.inventory.stock.RedisScripts scripts, TryRequest request) {
+            return switch (this) {
+                case ALONE -> scripts.tryScript.run(List.of(request)).get(0);
+                case COALESCED -> scripts.coalescer.reserve(request);
+                case LINGERING -> scripts.lingering.reserve(request);
+            };
+        }
+    }
+
+    @ParameterizedTest(name = "{0} segment(s), {1}")
+    @CsvSource({"1, ALONE", "4, ALONE", "1, COALESCED", "4, COALESCED", "1, LINGERING", "4, LINGERING"})
+    void twoThousandConcurrentReservationsNeverOversellTwoHundredUnits(int segments, Path path)
             throws Exception {
         // Given a hot SKU of 200 units and a second SKU of 1,000 that some buyers add to their basket
         String hot = scripts.sku(200, 0, segments);
@@ -37,7 +50,7 @@ class TryConcurrencyIT extends ScriptITSupport {
         ConcurrentLinkedQueue<TryOutcome> refused = new ConcurrentLinkedQueue<>();
 
         // When 2,000 buyers try at once from 64 threads, 1-3 units each, every fifth with two SKUs (each Try its own
-        // script call, or gathered into shared calls as the service does)
+        // script call, or gathered into shared calls as the service does, or gathered with a linger)
         ExecutorService pool = Executors.newFixedThreadPool(64);
         CountDownLatch start = new CountDownLatch(1);
         List<Future<?>> done = new ArrayList<>();
@@ -51,8 +64,7 @@ class TryConcurrencyIT extends ScriptITSupport {
                         : List.of(new StockLine(hot, q));
                 Reservation r = new Reservation(xid(), "order-" + buyer, lines);
                 TryRequest request = new TryRequest(r.xid(), r.id(), buyer, "user-" + buyer, lines);
-                TryOutcome outcome = coalesced ? scripts.coalescer.reserve(request)
-                        : scripts.tryScript.run(List.of(request)).get(0);
+                TryOutcome outcome = path.reserve(scripts, request);
                 if (outcome instanceof TryOutcome.Reserved) {
                     reserved.add(r);
                 } else {
@@ -112,9 +124,9 @@ class TryConcurrencyIT extends ScriptITSupport {
         assertThat(end.unsold()).isEqualTo(200 - confirmedHot);
     }
 
-    @ParameterizedTest(name = "coalesced: {0}")
-    @ValueSource(booleans = {false, true})
-    void concurrentReplaysOfOneReservationDeductOnce(boolean coalesced) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Path.class)
+    void concurrentReplaysOfOneReservationDeductOnce(Path path) throws Exception {
         String sku = scripts.skuWithAvailable(100);
         String xid = xid();
         ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -122,8 +134,7 @@ class TryConcurrencyIT extends ScriptITSupport {
         for (int i = 0; i < 50; i++) {
             long branch = i;
             TryRequest replay = new TryRequest(xid, "order-1", branch, "alice", List.of(new StockLine(sku, 2)));
-            results.add(pool.submit(() -> coalesced ? scripts.coalescer.reserve(replay)
-                    : scripts.tryScript.run(List.of(replay)).get(0)));
+            results.add(pool.submit(() -> path.reserve(scripts, replay)));
         }
         long reservedNow = 0;
         for (Future<TryOutcome> f : results) {

@@ -27,8 +27,10 @@ public final class RedisScripts implements AutoCloseable {
     public final LettuceConnectionFactory factory;
     public final StringRedisTemplate redis;
     public final TryScript tryScript;
-    /** Coalescing as the service ships it: up to 16 Tries per call, 2 calls under way per slot. */
+    /** Coalescing: up to 16 Tries per call, 2 calls under way per slot, no linger. */
     public final TryCoalescer coalescer;
+    /** Coalescing with a linger: up to 32 Tries per call, 2 calls under way per slot, a linger of 200 µs. */
+    public final TryCoalescer lingering;
     public final ConfirmScript confirm;
     public final CancelScript cancel;
     public final MirrorScript mirror;
@@ -48,6 +50,8 @@ public final class RedisScripts implements AutoCloseable {
         tryScript = new TryScript(redis);
         coalescer = new TryCoalescer(tryScript, new TryCoalescing(16, 2, Duration.ofSeconds(10)),
                 new SimpleMeterRegistry());
+        lingering = new TryCoalescer(tryScript, new TryCoalescing(32, 2, Duration.ofSeconds(10),
+                Duration.ofNanos(200_000)), new SimpleMeterRegistry());
         confirm = new ConfirmScript(redis);
         cancel = new CancelScript(redis);
         mirror = new MirrorScript(redis);
@@ -91,6 +95,7 @@ public final class RedisScripts implements AutoCloseable {
     @Override
     public void close() {
         coalescer.destroy();
+        lingering.destroy();
         factory.destroy();
     }
 }
