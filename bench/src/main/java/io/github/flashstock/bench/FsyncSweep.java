@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * How close {@code inventory.durability: fsync} comes to {@code none} on the Try path under several coalescing
- * settings: for each setting, the coalesced Java path of {@code bin/bench-try} (50 callers, one hot SKU, every call a
- * new one-unit reservation) with the devstack's Redis as shipped ({@code appendfsync always}) and with
+ * settings: for each setting, the coalesced Java path of {@code bin/bench-try} (50 callers, {@code -Dbench.clients} for
+ * others; one hot SKU, every call a new one-unit reservation) with the devstack's Redis as shipped ({@code appendfsync always}) and with
  * {@code appendfsync everysec}, interleaved over the rounds, medians and their ratio.
  * {@code bin/bench-fsync [rounds] [requests]}; {@code -Dbench.settings=16x2,64x1,64x2+300} picks the settings
  * (max-batch x in-flight, and + a linger in µs). Under {@code fsync} it also reports, from the server's own counters,
@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public final class FsyncSweep {
 
-    private static final int CLIENTS = 50;
+    private static final int CLIENTS = Integer.getInteger("bench.clients", 50);
 
     private FsyncSweep() {
     }
@@ -116,11 +116,11 @@ public final class FsyncSweep {
     }
 
     /**
-     * The most {@code fsync} can reach against the fastest {@code none} of the sweep with {@value #CLIENTS} callers,
-     * whatever the client does. Each caller waits for its Try, so at most {@value #CLIENTS} Tries are outstanding and
-     * one pass of the server's event loop, which under {@code appendfsync always} ends with one fsync before it
-     * replies, covers at most that many. A pass of {@value #CLIENTS} Tries costs the server at least their script
-     * time ({@code INFO commandstats}) plus the fsync, measured here as what one call of {@value #CLIENTS}
+     * The most {@code fsync} can reach against the fastest {@code none} of the sweep with the benchmark's callers
+     * ({@code -Dbench.clients}, 50), whatever the client does. Each caller waits for its Try, so at most that many
+     * Tries are outstanding and one pass of the server's event loop, which under {@code appendfsync always} ends with
+     * one fsync before it replies, covers at most that many. A pass of that many Tries costs the server at least
+     * their script time ({@code INFO commandstats}) plus the fsync, measured here as what one call of that many
      * reservations from one client costs more under {@code always} than under {@code everysec}
      * ({@code redis-benchmark}, one connection, so one fsync per call).
      */
