@@ -40,7 +40,7 @@ final class RedisBench implements AutoCloseable {
      * As {@code nacos-config/inventory-service.yaml} ships it; {@code -Dbench.max-batch}, {@code -Dbench.in-flight}
      * and {@code -Dbench.linger-micros} try other values.
      */
-    static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 32),
+    static final TryCoalescing COALESCING = new TryCoalescing(Integer.getInteger("bench.max-batch", 64),
             Integer.getInteger("bench.in-flight", 4), Duration.ofSeconds(3),
             Duration.ofNanos(1000L * Integer.getInteger("bench.linger-micros", 0)));
 

@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record TryCoalescing(int maxBatch, int inFlight, Duration maxWait, Duration linger) {
 
     @ConstructorBinding
-    public TryCoalescing(@DefaultValue("32") int maxBatch, @DefaultValue("4") int inFlight,
+    public TryCoalescing(@DefaultValue("64") int maxBatch, @DefaultValue("4") int inFlight,
                          @DefaultValue("3s") Duration maxWait, @DefaultValue("0ms") Duration linger) {
         Coalescer.Settings.check("inventory.try-coalescing", maxBatch, inFlight, maxWait);
         Coalescer.Settings.checkLinger("inventory.try-coalescing", linger, maxWait);

@@ -277,9 +277,9 @@ class TryCoalescerTest {
     void bindsFromPropertiesWithTheShippedDefaults() {
         TryCoalescing defaults = new org.springframework.boot.context.properties.bind.Binder(
                 new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
-                        java.util.Map.of("inventory.try-coalescing.max-batch", "32")))
+                        java.util.Map.of("inventory.try-coalescing.in-flight", "4")))
                 .bindOrCreate("inventory.try-coalescing", TryCoalescing.class);
-        assertThat(defaults).isEqualTo(new TryCoalescing(32, 4, Duration.ofSeconds(3), Duration.ZERO));
+        assertThat(defaults).isEqualTo(new TryCoalescing(64, 4, Duration.ofSeconds(3), Duration.ZERO));
         TryCoalescing lingering = new org.springframework.boot.context.properties.bind.Binder(
                 new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
                         java.util.Map.of("inventory.try-coalescing.in-flight", "2",
