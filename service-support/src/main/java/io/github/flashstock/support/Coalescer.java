@@ -204,9 +204,9 @@ public final class Coalescer<Q, R> implements AutoCloseable {
         schedule(lane, batch.size() + waited);
     }
 
-    private void schedule(Lane<Q, R> lane, int answered) {
+    private void schedule(Lane<Q, R> lane, int expected) {
         try {
-            senders.execute(() -> send(lane, answered));
+            senders.execute(() -> send(lane, expected));
         } catch (RejectedExecutionException e) {
             // stopping: nothing will send what is queued
             failQueued(lane);
