@@ -195,7 +195,7 @@ class DevStackLifecycleIT {
         private final Set<Integer> taken = new HashSet<>();
         // below Linux's ephemeral range (32768 up, by default), cluster bus ports (+ 10000) included: a port picked
         // there can be taken, between the pick and the server's bind, as the local port of some process's outgoing
-        // connection (Nacos, the last to start, once failed to bind one so)
+        // connection
         private int next = 20000 + (int) (ProcessHandle.current().pid() % 2000);
 
         /** A Nacos main port P with P - 1000, P + 1000 and P + 1001 free as well. */
