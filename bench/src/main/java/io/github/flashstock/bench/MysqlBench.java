@@ -67,7 +67,8 @@ final class MysqlBench implements AutoCloseable {
         SqlSessionTemplate sessions = new SqlSessionTemplate(factory.getObject());
         store = new MysqlReservations(sessions.getMapper(SkuStockMapper.class),
                 sessions.getMapper(StockLedgerMapper.class), new DataSourceTransactionManager(dataSource), dataSource,
-                new AllotmentLevels(meters), coalescing, meters);
+                new AllotmentLevels(meters), coalescing, meters,
+                io.github.resilience4j.retry.RetryRegistry.ofDefaults());
         store.afterPropertiesSet();
         jdbc = new JdbcTemplate(dataSource);
     }

@@ -12,6 +12,10 @@ import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.TriedLine;
 import io.github.flashstock.support.Coalescer;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +53,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * several lines. A group whose transaction fails changes nothing and each of its Tries runs again alone. The sizes
  * of the groups are {@code inventory.mysql-store.batch.size}; the Tries waiting for one,
  * {@code inventory.mysql-store.waiting}.
+ *
+ * <p>Lock order: a Try takes its SKUs' rows (in SKU order) before it writes ledger rows; a Confirm or Cancel takes
+ * the reservation's ledger row first. The two meet only over one reservation (a replay racing its own phase); the
+ * transaction that loses the deadlock changed nothing and runs again ({@link #LOCK_WAITS}).
  */
 @Component
 public class MysqlReservations implements org.springframework.beans.factory.InitializingBean, DisposableBean {
@@ -85,10 +94,18 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final javax.sql.DataSource dataSource;
     private final AllotmentLevels levels;
     private final Coalescer<TryGroup.Attempt, Optional<TryOutcome>> coalescer;
+    /** Runs again a transaction that lost a deadlock or a lock wait (rolled back: it changed nothing). */
+    private final Retry lockWaits;
+
+    /** The resilience4j retry {@link #lockWaits} (settings under {@code resilience4j.retry.instances}). */
+    public static final String LOCK_WAITS = "mysql-store-lock-waits";
 
     public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
                       javax.sql.DataSource dataSource, AllotmentLevels levels, MysqlStoreCoalescing coalescing,
-                      MeterRegistry meters) {
+                      MeterRegistry meters, RetryRegistry retries) {
+        this.lockWaits = retries.retry(LOCK_WAITS, RetryConfig.custom().maxAttempts(4)
+                .intervalFunction(IntervalFunction.ofRandomized(Duration.ofMillis(5), 0.8))
+                .retryOnException(MysqlReservations::deadlock).build());
         this.levels = levels;
         this.skus = skus;
         this.ledger = ledger;
@@ -152,10 +169,44 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      */
     public TryOutcome reserve(TryRequest request, boolean redisReachable) {
         TryGroup.Attempt attempt = new TryGroup.Attempt(request, redisReachable);
-        if (request.lines().size() > 1 || TransactionSynchronizationManager.isActualTransactionActive()) {
-            return alone(attempt); // several lines, or inside the caller's transaction: its own statements only
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            // inside the caller's transaction: its own statements only, and a deadlock ends that transaction, which
+            // only the caller can run again
+            return alone(attempt);
         }
-        return coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable));
+        try {
+            return lockWaits.executeSupplier(() -> request.lines().size() > 1 ? alone(attempt)
+                    : coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable)));
+        } catch (RuntimeException e) {
+            if (!deadlock(e)) {
+                throw e;
+            }
+            String sku = request.lines().get(0).skuId();
+            return new TryOutcome.MysqlStoreBusy(sku, "SKU " + sku + ": the MySQL store's rows of reservation "
+                    + request.reservationId() + " were held by its Confirm or Cancel under way; nothing was reserved"
+                    + " by this attempt, try again in a moment");
+        }
+    }
+
+    /**
+     * Whether {@code e} says the transaction lost a deadlock (MariaDB's 1213, SQLSTATE 40001): the server rolled it
+     * back whole, so it changed nothing and can run again. Deadlocks come only from a Try meeting its own
+     * reservation's Confirm or Cancel: every Try takes SKU rows before ledger rows, the phases the ledger row first.
+     * A lock wait that timed out is not one (it has waited long enough).
+     */
+    static boolean deadlock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && (sql.getErrorCode() == 1213 || "40001".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code work}, run again if it lost a deadlock, unless it runs in the caller's transaction (which that ended). */
+    private <T> T runningAgainIfDeadlocked(java.util.function.Supplier<T> work) {
+        return TransactionSynchronizationManager.isActualTransactionActive() ? work.get()
+                : lockWaits.executeSupplier(work);
     }
 
     /** One Try by itself: one line in one or two trips if it can, else the general way. */
@@ -171,14 +222,17 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /**
-     * The Try, in one transaction: a TRIED row per line, then per line (in SKU order, so that two Tries lock rows in
-     * one order) the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
+     * The Try, in one transaction: the lines' SKU rows locked (in SKU order, so that two Tries lock rows in one
+     * order, and before any ledger row, as the other ways take them), a TRIED row per line, then per line the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
      * counted after the row lock. Any refusal rolls everything back; a reservation with rows already is answered by
      * them.
      */
     private TryOutcome general(TryRequest request, boolean redisReachable) {
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
         TryOutcome outcome = tx.execute(status -> {
+            for (StockLine line : lines) {
+                skus.lock(line.skuId()); // the SKUs' rows before the ledger's, as every Try of this store
+            }
             if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
                     lines.stream().map(l -> new TriedLine(l.skuId(), l.quantity())).toList()) < lines.size()) {
                 status.setRollbackOnly();
@@ -423,7 +477,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * that meets the REFUSED row takes nothing.
      */
     void refuse(String xid, String reservationId, long branchId, String userId, StockLine line, String refusal) {
-        tx.executeWithoutResult(status -> {
+        runningAgainIfDeadlocked(() -> tx.execute(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
             if (row == null) {
                 ledger.insertRefused(xid, reservationId, branchId, line.skuId(), line.quantity(), "MYSQL", userId,
@@ -435,7 +489,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                             + " reservation " + reservationId + " of the MySQL store");
                 }
             }
-        });
+            return null;
+        }));
     }
 
     /**
@@ -444,7 +499,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * @return empty when the MySQL store does not hold the line (no row, or Redis's)
      */
     Optional<PhaseOutcome> confirm(String xid, String reservationId, StockLine line) {
-        return tx.execute(status -> {
+        return runningAgainIfDeadlocked(() -> tx.execute(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
             if (row == null || !row.heldByMysql()) {
                 return Optional.<PhaseOutcome>empty();
@@ -462,7 +517,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 case "REFUSED" -> new PhaseOutcome.Refused();
                 default -> new PhaseOutcome.EndedOtherwise(row.quantity());
             });
-        });
+        }));
     }
 
     /**
@@ -475,7 +530,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      */
     Optional<PhaseOutcome> cancel(String xid, String reservationId, long branchId, String userId, StockLine line,
                                   boolean fence) {
-        return tx.execute(status -> {
+        return runningAgainIfDeadlocked(() -> tx.execute(status -> {
             LedgerRow row = ledger.lock(xid, reservationId, line.skuId());
             if (row == null && fence) {
                 if (ledger.insert(xid, reservationId, branchId, line.skuId(), line.quantity(), "CANCELLED", "MYSQL",
@@ -505,7 +560,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 case "REFUSED" -> new PhaseOutcome.AlreadyApplied(0);
                 default -> new PhaseOutcome.EndedOtherwise(row.quantity());
             });
-        });
+        }));
     }
 
     /** Stops the coalescer's senders; Tries still waiting fail at once. */

@@ -92,6 +92,13 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
             + " AND per_user_limit IS NULL")
     int takeFromReserveWithoutLimit(@Param("skuId") String skuId, @Param("units") long units);
 
+    /**
+     * Locks the SKU's row until the transaction ends: a Try of the MySQL store takes its SKUs' rows before it writes
+     * ledger rows (in SKU order), the order every Try keeps. @return 1 when the SKU exists, 0 otherwise
+     */
+    @Select("SELECT COUNT(*) FROM sku_stock WHERE sku_id = #{skuId} FOR UPDATE")
+    int lock(@Param("skuId") String skuId);
+
     /** A reservation the MySQL store held is confirmed: its units are sold (by the allotment). @return 1 when moved */
     @Update("UPDATE sku_stock SET reserved = reserved - #{units}, sold = sold + #{units},"
             + " allotment_sold = allotment_sold + #{units}, version = version + 1"
