@@ -63,6 +63,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
+    /** MariaDB's error of a deadlock's loser (a lock wait that timed out is 1205, with the same SQLSTATE in some drivers). */
+    private static final int ER_LOCK_DEADLOCK = 1213;
     /** SQLSTATE of a unique key violation. */
     private static final String DUPLICATE_KEY = "23000";
 
@@ -189,14 +191,14 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /**
-     * Whether {@code e} says the transaction lost a deadlock (MariaDB's 1213, SQLSTATE 40001): the server rolled it
+     * Whether {@code e} says the transaction lost a deadlock (MariaDB's error 1213): the server rolled it
      * back whole, so it changed nothing and can run again. Deadlocks come only from a Try meeting its own
      * reservation's Confirm or Cancel: every Try takes SKU rows before ledger rows, the phases the ledger row first.
      * A lock wait that timed out is not one (it has waited long enough).
      */
     static boolean deadlock(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && (sql.getErrorCode() == 1213 || "40001".equals(sql.getSQLState()))) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == ER_LOCK_DEADLOCK) {
                 return true;
             }
         }
