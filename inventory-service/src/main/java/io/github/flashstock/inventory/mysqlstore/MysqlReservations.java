@@ -56,14 +56,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>Lock order: a Try takes its SKUs' rows (in SKU order) before it writes ledger rows; a Confirm or Cancel takes
  * the reservation's ledger row first. The two meet only over one reservation (a replay racing its own phase); the
- * transaction that loses the deadlock changed nothing and runs again ({@link #LOCK_WAITS}).
+ * transaction that loses the deadlock changed nothing and runs again ({@link #DEADLOCKS}).
  */
 @Component
 public class MysqlReservations implements org.springframework.beans.factory.InitializingBean, DisposableBean {
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
-    /** MariaDB's error of a deadlock's loser (a lock wait that timed out is 1205, with the same SQLSTATE in some drivers). */
+    /** MariaDB's error of a deadlock's loser (a lock wait that timed out is 1205, whose SQLSTATE some drivers share). */
     private static final int ER_LOCK_DEADLOCK = 1213;
     /** SQLSTATE of a unique key violation. */
     private static final String DUPLICATE_KEY = "23000";
@@ -96,16 +96,16 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private final javax.sql.DataSource dataSource;
     private final AllotmentLevels levels;
     private final Coalescer<TryGroup.Attempt, Optional<TryOutcome>> coalescer;
-    /** Runs again a transaction that lost a deadlock or a lock wait (rolled back: it changed nothing). */
-    private final Retry lockWaits;
+    /** Runs again a transaction that lost a deadlock (rolled back whole: it changed nothing). */
+    private final Retry deadlocks;
 
-    /** The resilience4j retry {@link #lockWaits} (settings under {@code resilience4j.retry.instances}). */
-    public static final String LOCK_WAITS = "mysql-store-lock-waits";
+    /** The resilience4j retry {@link #deadlocks} (settings under {@code resilience4j.retry.instances}). */
+    public static final String DEADLOCKS = "mysql-store-deadlocks";
 
     public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
                       javax.sql.DataSource dataSource, AllotmentLevels levels, MysqlStoreCoalescing coalescing,
                       MeterRegistry meters, RetryRegistry retries) {
-        this.lockWaits = retries.retry(LOCK_WAITS, RetryConfig.custom().maxAttempts(4)
+        this.deadlocks = retries.retry(DEADLOCKS, RetryConfig.custom().maxAttempts(4)
                 .intervalFunction(IntervalFunction.ofRandomized(Duration.ofMillis(5), 0.8))
                 .retryOnException(MysqlReservations::deadlock).build());
         this.levels = levels;
@@ -177,7 +177,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             return alone(attempt);
         }
         try {
-            return lockWaits.executeSupplier(() -> request.lines().size() > 1 ? alone(attempt)
+            return deadlocks.executeSupplier(() -> request.lines().size() > 1 ? alone(attempt)
                     : coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable)));
         } catch (RuntimeException e) {
             if (!deadlock(e)) {
@@ -208,7 +208,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /** {@code work}, run again if it lost a deadlock, unless it runs in the caller's transaction (which that ended). */
     private <T> T runningAgainIfDeadlocked(java.util.function.Supplier<T> work) {
         return TransactionSynchronizationManager.isActualTransactionActive() ? work.get()
-                : lockWaits.executeSupplier(work);
+                : deadlocks.executeSupplier(work);
     }
 
     /** One Try by itself: one line in one or two trips if it can, else the general way. */
@@ -225,8 +225,9 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /**
      * The Try, in one transaction: the lines' SKU rows locked (in SKU order, so that two Tries lock rows in one
-     * order, and before any ledger row, as the other ways take them), a TRIED row per line, then per line the units out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores
-     * counted after the row lock. Any refusal rolls everything back; a reservation with rows already is answered by
+     * order, and before any ledger row, as the other ways take them), a TRIED row per line, then per line the units
+     * out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores counted after the
+     * row lock. Any refusal rolls everything back; a reservation with rows already is answered by
      * them.
      */
     private TryOutcome general(TryRequest request, boolean redisReachable) {
