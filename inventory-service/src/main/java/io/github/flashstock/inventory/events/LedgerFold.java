@@ -1,7 +1,10 @@
 package io.github.flashstock.inventory.events;
 
+import io.github.flashstock.inventory.stock.Deadlocks;
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.TriedEvent;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -31,11 +34,16 @@ class LedgerFold {
     private static final Comparator<TriedEvent> KEY_ORDER = Comparator.comparing(TriedEvent::xid)
             .thenComparing(TriedEvent::reservationId).thenComparing(TriedEvent::skuId);
 
+    /** The resilience4j retry that runs the statement again when it lost a deadlock ({@link Deadlocks#retry}). */
+    static final String DEADLOCKS = "ledger-consumer-deadlocks";
+
     private final StockLedgerMapper ledger;
     private final MeterRegistry meters;
     private final DistributionSummary statementRows;
+    private final Retry deadlocks;
 
-    LedgerFold(StockLedgerMapper ledger, MeterRegistry meters) {
+    LedgerFold(StockLedgerMapper ledger, MeterRegistry meters, RetryRegistry retries) {
+        this.deadlocks = Deadlocks.retry(retries, DEADLOCKS);
         this.ledger = ledger;
         this.meters = meters;
         this.statementRows = DistributionSummary.builder("inventory.ledger.batch.size")
@@ -61,13 +69,13 @@ class LedgerFold {
      * however many events, and none at all when there is no Try among them. The statement is atomic: when it fails,
      * nothing of the batch was written, and the events can be folded again.
      *
-     * <p>While it waits on a row a phase's transaction holds, the statement holds the rows it has written. That cannot
-     * deadlock with a Confirm or Cancel: their transaction locks one ledger row, then {@code sku_stock}, which this
-     * never touches, so it never waits on the consumer while holding a row the consumer waits on
-     * ({@code LedgerBatchIT} runs both at once). Rows go in the ledger's key order, so two consumer threads that hold
-     * some of the same events (a redelivery) lock them in one order. What remains is a reservation both stores hold
-     * (rare): the MySQL store's Try and phases lock several of its rows in one transaction, in an order of their own,
-     * and should that meet this statement's order the database rolls one of the two back, and it is tried again.
+     * <p>While it waits on a row a phase's transaction holds, the statement holds the rows it has written. Rows go in
+     * the ledger's key order, so two consumer threads that hold some of the same events (a redelivery) lock them in
+     * one order. A group of Confirms or Cancels ({@code SalesGroups}) locks the rows it finds first and then inserts
+     * the missing ones, so it can hold a row this statement waits on while it waits on one this statement wrote; the
+     * database then rolls one of the two back whole (both keep every unit right). The statement that loses runs again
+     * here, at once ({@value #DEADLOCKS}), rather than going back to the broker for a later delivery; a group that
+     * loses goes again alone ({@code LedgerBatchIT} runs both at once).
      *
      * @param events foldable events ({@link #foldable})
      * @return rows written: the events that moved the ledger
@@ -86,7 +94,7 @@ class LedgerFold {
         int moved = 0;
         if (!rows.isEmpty()) {
             rows.sort(KEY_ORDER);
-            moved = ledger.insertTriedEvents(rows);
+            moved = deadlocks.executeSupplier(() -> ledger.insertTriedEvents(rows));
             statementRows.record(rows.size());
             count(TRIED, "moved", moved);
             count(TRIED, "unchanged", rows.size() - moved);

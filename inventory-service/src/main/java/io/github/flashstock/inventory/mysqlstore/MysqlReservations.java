@@ -4,6 +4,7 @@ import io.github.flashstock.inventory.allotment.AllotmentLevels;
 import io.github.flashstock.inventory.reservation.PhaseOutcome;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRequest;
+import io.github.flashstock.inventory.stock.Deadlocks;
 import io.github.flashstock.inventory.stock.LedgerRow;
 import io.github.flashstock.inventory.stock.OneTrip;
 import io.github.flashstock.inventory.stock.SkuStockMapper;
@@ -12,9 +13,7 @@ import io.github.flashstock.inventory.stock.StockLedgerMapper;
 import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.stock.TriedLine;
 import io.github.flashstock.support.Coalescer;
-import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.github.resilience4j.retry.RetryRegistry;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -23,7 +22,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -63,8 +61,6 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     private final SkuStockMapper skus;
     private final StockLedgerMapper ledger;
-    /** MariaDB's error of a deadlock's loser (a lock wait that timed out is 1205, whose SQLSTATE some drivers share). */
-    private static final int ER_LOCK_DEADLOCK = 1213;
     /** SQLSTATE of a unique key violation. */
     private static final String DUPLICATE_KEY = "23000";
 
@@ -99,15 +95,13 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /** Runs again a transaction that lost a deadlock (rolled back whole: it changed nothing). */
     private final Retry deadlocks;
 
-    /** The resilience4j retry {@link #deadlocks} (settings under {@code resilience4j.retry.instances}). */
+    /** The resilience4j retry {@link #deadlocks} ({@link Deadlocks#retry}). */
     public static final String DEADLOCKS = "mysql-store-deadlocks";
 
     public MysqlReservations(SkuStockMapper skus, StockLedgerMapper ledger, PlatformTransactionManager transactions,
                       javax.sql.DataSource dataSource, AllotmentLevels levels, MysqlStoreCoalescing coalescing,
                       MeterRegistry meters, RetryRegistry retries) {
-        this.deadlocks = retries.retry(DEADLOCKS, RetryConfig.custom().maxAttempts(4)
-                .intervalFunction(IntervalFunction.ofRandomized(Duration.ofMillis(5), 0.8))
-                .retryOnException(MysqlReservations::deadlock).build());
+        this.deadlocks = Deadlocks.retry(retries, DEADLOCKS);
         this.levels = levels;
         this.skus = skus;
         this.ledger = ledger;
@@ -180,7 +174,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             return deadlocks.executeSupplier(() -> request.lines().size() > 1 ? alone(attempt)
                     : coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable)));
         } catch (RuntimeException e) {
-            if (!deadlock(e)) {
+            if (!Deadlocks.lost(e)) {
                 throw e;
             }
             String sku = request.lines().get(0).skuId();
@@ -188,21 +182,6 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                     + request.reservationId() + " were held by its Confirm or Cancel under way; nothing was reserved"
                     + " by this attempt, try again in a moment");
         }
-    }
-
-    /**
-     * Whether {@code e} says the transaction lost a deadlock (MariaDB's error 1213): the server rolled it
-     * back whole, so it changed nothing and can run again. Deadlocks come only from a Try meeting its own
-     * reservation's Confirm or Cancel: every Try takes SKU rows before ledger rows, the phases the ledger row first.
-     * A lock wait that timed out is not one (it has waited long enough).
-     */
-    static boolean deadlock(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getErrorCode() == ER_LOCK_DEADLOCK) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** {@code work}, run again if it lost a deadlock, unless it runs in the caller's transaction (which that ended). */

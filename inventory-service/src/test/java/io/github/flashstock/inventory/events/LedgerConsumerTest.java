@@ -8,6 +8,7 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.resilience4j.retry.RetryRegistry;
 import io.github.flashstock.inventory.stock.TriedEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -37,7 +38,7 @@ class LedgerConsumerTest {
     };
 
     private ConsumeConcurrentlyStatus deliver(MessageExt... messages) {
-        LedgerConsumer.Batches batches = new LedgerConsumer.Batches(new LedgerFold(ledger, meters),
+        LedgerConsumer.Batches batches = new LedgerConsumer.Batches(new LedgerFold(ledger, meters, RetryRegistry.ofDefaults()),
                 new EventJson().rocketMQMessageConverter(JSON).getMessageConverter(), meters,
                 (message, delayLevel, broker) -> redelivery.later(message, delayLevel, broker));
         return batches.consumeMessage(List.of(messages),

@@ -4,24 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import io.github.flashstock.inventory.stock.StockLedgerMapper;
+import io.github.resilience4j.retry.RetryRegistry;
 import io.github.flashstock.inventory.stock.TriedEvent;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.PessimisticLockingFailureException;
 
 class LedgerFoldTest {
 
     private final StockLedgerMapper ledger = mock(StockLedgerMapper.class);
     private final MeterRegistry meters = new SimpleMeterRegistry();
-    private final LedgerFold fold = new LedgerFold(ledger, meters);
+    private final LedgerFold fold = new LedgerFold(ledger, meters, RetryRegistry.ofDefaults());
 
     private static StockEventMessage event(String phase, String xid, String reservation, String sku, long units) {
         return new StockEventMessage(phase, xid, reservation, 7, sku, units, "u-" + reservation, "REDIS", 1);
@@ -113,6 +118,24 @@ class LedgerFoldTest {
                 .hasMessage("database away");
         assertThat(meters.find("inventory.ledger.events").counters()).isEmpty();
         assertThat(statementRows().count()).isZero();
+    }
+
+    @Test
+    void aStatementThatLostADeadlockRunsAgainHereAndAnyOtherFailureOnce() {
+        SQLException deadlock = new SQLException("Deadlock found when trying to get lock", "40001", 1213);
+        when(ledger.insertTriedEvents(anyList())).thenThrow(new PessimisticLockingFailureException("insert", deadlock))
+                .thenReturn(1);
+
+        assertThat(fold.fold(List.of(event("TRIED", "x-1", "o-1", "sku-a", 1)))).isEqualTo(1);
+        verify(ledger, times(2)).insertTriedEvents(anyList());
+        assertThat(events("TRIED", "moved")).isEqualTo(1);
+
+        StockLedgerMapper timedOut = mock(StockLedgerMapper.class);
+        when(timedOut.insertTriedEvents(anyList())).thenThrow(new CannotAcquireLockException("insert",
+                new SQLException("Lock wait timeout exceeded", "40001", 1205)));
+        assertThatThrownBy(() -> new LedgerFold(timedOut, meters, RetryRegistry.ofDefaults())
+                .fold(List.of(event("TRIED", "x-2", "o-1", "sku-a", 1)))).isInstanceOf(CannotAcquireLockException.class);
+        verify(timedOut, times(1)).insertTriedEvents(anyList());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.mysqlstore;
+package io.github.flashstock.inventory.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,23 +8,23 @@ import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.PessimisticLockingFailureException;
 
-/** Which failures the MySQL store runs again: a deadlock's loser only, found wherever the driver's error sits. */
-class DeadlockTest {
+/** Which failures run again: a deadlock's loser only, found wherever the driver's error sits. */
+class DeadlocksTest {
 
     @Test
     void aDeadlockIsRecognisedThroughItsWrappers() {
         SQLException deadlock = new SQLException("Deadlock found when trying to get lock", "40001", 1213);
-        assertThat(MysqlReservations.deadlock(new PessimisticLockingFailureException("update", deadlock))).isTrue();
-        assertThat(MysqlReservations.deadlock(new IllegalStateException("group",
+        assertThat(Deadlocks.lost(new PessimisticLockingFailureException("update", deadlock))).isTrue();
+        assertThat(Deadlocks.lost(new IllegalStateException("group",
                 new PessimisticLockingFailureException("update", deadlock)))).isTrue();
     }
 
     @Test
     void aLockWaitThatTimedOutOrAnyOtherFailureIsNot() {
-        assertThat(MysqlReservations.deadlock(new CannotAcquireLockException("update",
+        assertThat(Deadlocks.lost(new CannotAcquireLockException("update",
                 new SQLException("Lock wait timeout exceeded", "40001", 1205)))).isFalse();
-        assertThat(MysqlReservations.deadlock(new DataIntegrityViolationException("insert",
+        assertThat(Deadlocks.lost(new DataIntegrityViolationException("insert",
                 new SQLException("Duplicate entry", "23000", 1062)))).isFalse();
-        assertThat(MysqlReservations.deadlock(new IllegalStateException("no cause"))).isFalse();
+        assertThat(Deadlocks.lost(new IllegalStateException("no cause"))).isFalse();
     }
 }
