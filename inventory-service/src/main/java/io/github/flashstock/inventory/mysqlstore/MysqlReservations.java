@@ -52,7 +52,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * of the groups are {@code inventory.mysql-store.batch.size}; the Tries waiting for one,
  * {@code inventory.mysql-store.waiting}.
  *
- * <p>Lock order: a Try takes its SKUs' rows (in SKU order) before it writes ledger rows; a Confirm or Cancel takes
+ * <p>Lock order: a Try takes its SKUs' rows (in SKU order) first, then writes ledger rows; a Confirm or Cancel takes
  * the reservation's ledger row first. The two meet only over one reservation (a replay racing its own phase); the
  * transaction that loses the deadlock changed nothing and runs again ({@link #DEADLOCKS}).
  */
@@ -179,8 +179,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             }
             String sku = request.lines().get(0).skuId();
             return new TryOutcome.MysqlStoreBusy(sku, "SKU " + sku + ": the MySQL store's rows of reservation "
-                    + request.reservationId() + " were held by its Confirm or Cancel under way; nothing was reserved"
-                    + " by this attempt, try again in a moment");
+                    + request.reservationId() + " are locked by its Confirm or Cancel under way; this attempt reserved"
+                    + " nothing, try again in a moment");
         }
     }
 
@@ -204,7 +204,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
 
     /**
      * The Try, in one transaction: the lines' SKU rows locked (in SKU order, so that two Tries lock rows in one
-     * order, and before any ledger row, as the other ways take them), a TRIED row per line, then per line the units
+     * order, and ahead of any ledger row, as the other ways take them), a TRIED row per line, then per line the units
      * out of the allotment and, for a SKU with a per-user limit, the buyer's units in both stores counted after the
      * row lock. Any refusal rolls everything back; a reservation with rows already is answered by
      * them.
@@ -213,7 +213,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
         TryOutcome outcome = tx.execute(status -> {
             for (StockLine line : lines) {
-                skus.lock(line.skuId()); // the SKUs' rows before the ledger's, as every Try of this store
+                skus.lock(line.skuId()); // the SKUs' rows first, the ledger's after, as every Try of this store
             }
             if (ledger.insertTried(request.xid(), request.reservationId(), request.branchId(), request.userId(),
                     lines.stream().map(l -> new TriedLine(l.skuId(), l.quantity())).toList()) < lines.size()) {

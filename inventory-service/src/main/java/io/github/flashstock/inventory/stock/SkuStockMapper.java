@@ -93,8 +93,8 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
     int takeFromReserveWithoutLimit(@Param("skuId") String skuId, @Param("units") long units);
 
     /**
-     * Locks the SKU's row until the transaction ends: a Try of the MySQL store takes its SKUs' rows before it writes
-     * ledger rows (in SKU order), the order every Try keeps. @return 1 when the SKU exists, 0 otherwise
+     * Locks the SKU's row until the transaction ends: a Try of the MySQL store takes its SKUs' rows first (in SKU
+     * order) and writes ledger rows after, the order every Try keeps. @return 1 when the SKU exists, 0 otherwise
      */
     @Select("SELECT COUNT(*) FROM sku_stock WHERE sku_id = #{skuId} FOR UPDATE")
     int lock(@Param("skuId") String skuId);
