@@ -282,6 +282,10 @@ class RedisDurabilityIT {
             } finally {
                 signal(replicaProcess, "CONT");
             }
+            // the refused Try's write is on the primary; a replica let go has that backlog to apply and sync first,
+            // which on a busy machine can take longer than one call's wait: the promise is for a replica caught up
+            await().atMost(Duration.ofSeconds(30)).until(() -> "11".equals(
+                    onReplica.opsForHash().get(StockKeys.stock("sku-d"), "reserved")));
             assertThat(tries.run("xid-after", "r-after", 100, "u-after", one))
                     .isInstanceOf(io.github.flashstock.inventory.reservation.TryOutcome.Reserved.class);
             assertThat(onReplica.opsForHash().get(StockKeys.stock("sku-d"), "reserved")).isEqualTo("12");
