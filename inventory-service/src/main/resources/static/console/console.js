@@ -518,6 +518,11 @@
     e.preventDefault();
     signIn($('token').value);
   });
+  // the action forms act through their buttons only: Enter in a field submits nothing (no inline handler: the
+  // page's content security policy allows none)
+  ['act-form', 'create-form'].forEach(function (id) {
+    $(id).addEventListener('submit', function (e) { e.preventDefault(); });
+  });
   $('logout').addEventListener('click', function () { signOut(''); });
   $('restock-button').addEventListener('click', restock);
   $('segments-button').addEventListener('click', function () {

@@ -25,10 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Buyer tokens for order-demo, as an identity provider would issue them to the harness's buyers: RS256 JWTs whose
- * subject ({@code sub}) is the buyer's user id and whose issuer is {@link #ISSUER}, signed with a key pair made when
- * this object is. order-demo verifies them with the public half: {@link #orderDemoEnvironment} writes it as a PEM file
- * and names that file and the issuer in the variables order-demo reads ({@code ORDERS_BUYERS_PUBLIC_KEY_LOCATION},
- * {@code ORDERS_BUYERS_ISSUER}). The private half never leaves this process.
+ * subject ({@code sub}) is the buyer's user id, whose issuer is {@link #ISSUER} and whose audience is
+ * {@link #AUDIENCE}, signed with a key pair made when this object is. order-demo verifies them with the public half:
+ * {@link #orderDemoEnvironment} writes it as a PEM file and names that file, the issuer and the audience in the
+ * variables order-demo reads ({@code ORDERS_BUYERS_PUBLIC_KEY_LOCATION}, {@code ORDERS_BUYERS_ISSUER},
+ * {@code ORDERS_BUYERS_AUDIENCE}). The private half never leaves this process.
  * <p>
  * A signature costs about a millisecond of CPU, so a buyer's token is minted once and reused until it nears its
  * expiry; {@link #mintAhead} mints a sale's tokens before it opens, so no buyer's first order waits for one.
@@ -37,6 +38,8 @@ public final class BuyerTokens {
 
     /** The issuer the harness's tokens name, and the one order-demo is told to require. */
     public static final String ISSUER = "urn:flashstock:devstack:buyers";
+    /** The audience the harness's tokens name: order-demo, as the identity provider knows it. */
+    public static final String AUDIENCE = "urn:flashstock:devstack:order-demo";
     /** How long a minted token is good for: longer than any sale, drill or benchmark run. */
     static final Duration LIFETIME = Duration.ofHours(12);
     /** A reused token is minted anew once it has less than this left. */
@@ -90,7 +93,8 @@ public final class BuyerTokens {
      */
     public Map<String, String> orderDemoEnvironment(Path publicKeyFile) {
         Path written = writePublicKey(publicKeyFile).toAbsolutePath();
-        return Map.of("ORDERS_BUYERS_PUBLIC_KEY_LOCATION", "file:" + written, "ORDERS_BUYERS_ISSUER", ISSUER);
+        return Map.of("ORDERS_BUYERS_PUBLIC_KEY_LOCATION", "file:" + written, "ORDERS_BUYERS_ISSUER", ISSUER,
+                "ORDERS_BUYERS_AUDIENCE", AUDIENCE);
     }
 
     /**
@@ -118,8 +122,14 @@ public final class BuyerTokens {
      * must refuse (another issuer, expired).
      */
     public String token(String userId, String issuer, Instant issuedAt, Instant expiresAt) {
+        return token(userId, issuer, AUDIENCE, issuedAt, expiresAt);
+    }
+
+    /** A new token for the audience given: for tests of tokens issued for another service. */
+    public String token(String userId, String issuer, String audience, Instant issuedAt, Instant expiresAt) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(issuer)
+                .audience(audience)
                 .subject(userId)
                 .issueTime(Date.from(issuedAt))
                 .expirationTime(Date.from(expiresAt))

@@ -55,6 +55,7 @@ class BuyerTokensTest {
         assertThat(jwt.getClaimAsString("iss")).isEqualTo(BuyerTokens.ISSUER);
         assertThat(jwt.getExpiresAt()).isAfter(Instant.now().plus(BuyerTokens.LIFETIME).minus(Duration.ofMinutes(1)));
         assertThat(environment).containsEntry("ORDERS_BUYERS_ISSUER", BuyerTokens.ISSUER)
+                .containsEntry("ORDERS_BUYERS_AUDIENCE", BuyerTokens.AUDIENCE)
                 .containsEntry("ORDERS_BUYERS_PUBLIC_KEY_LOCATION",
                         "file:" + dir.resolve("keys/order-demo-8082.pub.pem").toAbsolutePath());
     }

@@ -118,9 +118,8 @@ final class Http {
 
     /** A counter or gauge of order-demo's actuator metrics, 0 when it has not been registered yet. */
     double orderMetric(String name, String tag) {
-        Reply reply = send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/metrics/" + name + "?tag=" + tag))
-                .GET());
-        return reply.status() == 200 ? reply.body().path("measurements").path(0).path("value").asDouble() : 0;
+        return measured(send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/metrics/" + name + "?tag=" + tag))
+                .header("Authorization", "Bearer " + adminToken).GET()), name);
     }
 
     /** A counter of order-demo's actuator metrics without tags, 0 when it has not been registered yet. */
@@ -134,8 +133,19 @@ final class Http {
     }
 
     private double metric(String baseUrl, String name) {
-        Reply reply = send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/metrics/" + name)).GET());
-        return reply.status() == 200 ? reply.body().path("measurements").path(0).path("value").asDouble() : 0;
+        return measured(send(HttpRequest.newBuilder(URI.create(baseUrl + "/actuator/metrics/" + name))
+                .header("Authorization", "Bearer " + adminToken).GET()), name);
+    }
+
+    /** The first measurement; 0 for a metric not registered yet (404); any other answer is a failure of the test. */
+    private static double measured(Reply reply, String name) {
+        if (reply.status() == 404) {
+            return 0;
+        }
+        if (reply.status() != 200) {
+            throw new IllegalStateException("metric " + name + ": " + reply.status() + " " + reply.body());
+        }
+        return reply.body().path("measurements").path(0).path("value").asDouble();
     }
 
     /** {@code POST /admin/skus/{id}/restock} of {@code units}, under a new operation id. */

@@ -50,14 +50,22 @@ final class NacosFixture {
         }
     }
 
-    /** The sum of a counter over every series matching the tag ({@code key:value}); 0 when not registered yet. */
-    static double metric(String serviceUrl, String name, String tag) {
+    /**
+     * The sum of a counter over every series matching the tag ({@code key:value}), read with the admin token; 0 when
+     * not registered yet (404).
+     */
+    static double metric(String serviceUrl, String adminToken, String name, String tag) {
         try {
             HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/actuator/metrics/"
                             + name + (tag == null ? "" : "?tag=" + URLEncoder.encode(tag, StandardCharsets.UTF_8))))
+                    .header("Authorization", "Bearer " + adminToken)
                     .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() != 200) {
+            if (answer.statusCode() == 404) {
                 return 0;
+            }
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException("metric " + name + " of " + serviceUrl + ": " + answer.statusCode()
+                        + " " + answer.body());
             }
             JsonNode measurements = JSON.readTree(answer.body()).path("measurements");
             for (JsonNode m : measurements) {

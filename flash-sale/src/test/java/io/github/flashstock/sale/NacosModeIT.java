@@ -131,7 +131,7 @@ class NacosModeIT {
 
         // round robin over what Nacos lists: both instances took reservations (the fallback list points nowhere)
         for (ServiceProcess inventory : services.inventories()) {
-            assertThat(NacosFixture.metric(inventory.url(), "http.server.requests", "uri:/reservations"))
+            assertThat(NacosFixture.metric(inventory.url(), services.adminToken(), "http.server.requests", "uri:/reservations"))
                     .as(inventory.name() + " served reservations").isPositive();
         }
     }
@@ -207,7 +207,7 @@ class NacosModeIT {
                     // each instance's own clock of when it applied (one machine, one clock): the time this test's
                     // polling of the metrics took under the sale's load is not the change's
                     long applied = services.inventories().stream().mapToLong(i -> Math.round(1000
-                            * NacosFixture.metric(i.url(), "inventory.segments.last-applied", null))).max()
+                            * NacosFixture.metric(i.url(), services.adminToken(), "inventory.segments.last-applied", null))).max()
                             .orElseThrow();
                     appliedAfterMillis.set(applied - published);
                     return "applied on both instances " + appliedAfterMillis.get() + " ms after publishing";
@@ -229,14 +229,14 @@ class NacosModeIT {
 
         // an invalid value is rejected by each instance and the count in force stays
         List<Double> rejectedBefore = services.inventories().stream()
-                .map(s -> NacosFixture.metric(s.url(), "inventory.segments.rejected", null)).toList();
+                .map(s -> NacosFixture.metric(s.url(), services.adminToken(), "inventory.segments.rejected", null)).toList();
         try {
             assertThat(nacos.publish("inventory-service.yaml",
                     NacosAdmin.withSegmentCount(original, sku, 0))).isTrue();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
                 for (int i = 0; i < services.inventories().size(); i++) {
                     ServiceProcess instance = services.inventories().get(i);
-                    if (NacosFixture.metric(instance.url(), "inventory.segments.rejected", null)
+                    if (NacosFixture.metric(instance.url(), services.adminToken(), "inventory.segments.rejected", null)
                             <= rejectedBefore.get(i)) {
                         return false;
                     }
@@ -487,7 +487,7 @@ class NacosModeIT {
 
     /** A counter summed over the inventory instances (one that is gone counts 0). */
     private static double sum(String name, String tag) {
-        return services.inventories().stream().mapToDouble(s -> NacosFixture.metric(s.url(), name, tag)).sum();
+        return services.inventories().stream().mapToDouble(s -> NacosFixture.metric(s.url(), services.adminToken(), name, tag)).sum();
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.github.flashstock.inventory;
 
 import io.github.flashstock.support.db.OpenTransactions;
-import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
 import java.time.Clock;
@@ -19,10 +19,10 @@ import org.springframework.scheduling.annotation.EnableScheduling;
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
 @ConfigurationPropertiesScan
 @EnableScheduling
-@Import({AdminAccess.class, RequestLimits.class, OpenTransactions.class})
+@Import({ServiceSecurity.class, RequestLimits.class, OpenTransactions.class})
 public class InventoryServiceApplication {
 
-    /** Guard {@code /admin/**} and the state-changing management endpoints, and name who acted (see {@link AdminTokens}). */
+    /** The operators' tokens: who may use {@code /admin/**} and the management endpoints, and who acted (see {@link AdminTokens}). */
     @Bean
     AdminTokens adminTokens(InventorySettings settings) {
         return AdminTokens.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN", settings.adminTokens(),

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
@@ -32,9 +35,15 @@ class InventoryServiceApplicationIT extends InventoryITSupport {
     }
 
     @Test
-    void exposesPrometheusMetrics() {
-        ResponseEntity<String> metrics = http.getForEntity("/actuator/prometheus", String.class);
+    void exposesPrometheusMetricsToTheAdminTokenOnly() {
+        ResponseEntity<String> anonymous = http.getForEntity("/actuator/prometheus", String.class);
+        HttpHeaders admin = new HttpHeaders();
+        admin.setBearerAuth(ADMIN_TOKEN);
+        ResponseEntity<String> metrics = http.exchange("/actuator/prometheus", HttpMethod.GET, new HttpEntity<>(admin),
+                String.class);
 
+        assertThat(anonymous.getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(anonymous.getBody()).doesNotContain("inventory_");
         assertThat(metrics.getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(metrics.getBody()).contains("jvm_memory_used_bytes");
     }

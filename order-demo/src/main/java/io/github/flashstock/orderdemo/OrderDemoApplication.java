@@ -1,7 +1,7 @@
 package io.github.flashstock.orderdemo;
 
 import io.github.flashstock.support.db.OpenTransactions;
-import io.github.flashstock.support.web.AdminAccess;
+import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
 import org.springframework.beans.factory.annotation.Value;
@@ -15,14 +15,14 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication(excludeName = {
         "org.apache.seata.spring.boot.autoconfigure.SeataSpringFenceAutoConfiguration",
         "org.apache.seata.spring.boot.autoconfigure.SeataSagaAutoConfiguration"})
-@Import({AdminAccess.class, RequestLimits.class, OpenTransactions.class})
+@Import({ServiceSecurity.class, RequestLimits.class, OpenTransactions.class})
 public class OrderDemoApplication {
 
     public static void main(String[] args) {
         SpringApplication.run(OrderDemoApplication.class, args);
     }
 
-    /** Guards the state-changing management endpoints, {@code POST /actuator/refresh} among them. */
+    /** The operator's token: {@code /admin/**} and the management endpoints, {@code POST /actuator/refresh} among them. */
     @Bean
     AdminTokens adminToken(@Value("${orders.admin-token:}") String configured) {
         return AdminTokens.resolve(configured, "ORDER_DEMO_ADMIN_TOKEN");

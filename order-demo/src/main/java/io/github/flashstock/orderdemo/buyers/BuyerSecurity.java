@@ -1,6 +1,9 @@
 package io.github.flashstock.orderdemo.buyers;
 
-import io.github.flashstock.support.web.ProblemDetails;
+import io.github.flashstock.support.security.AdminTokenIntrospector;
+import io.github.flashstock.support.security.ServiceSecurity;
+import io.github.flashstock.support.security.SignInThrottle;
+import io.github.flashstock.support.web.AdminTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -12,11 +15,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.AuthenticationCredentialsNotFoundException;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
-import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -24,7 +25,8 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.firewall.RequestRejectedHandler;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
@@ -33,20 +35,23 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Who may call what. Orders (everything but the paths below) need a buyer token: a JWT signed with RS256 and
- * verified by the key Spring Boot's resource server is configured with
- * ({@code spring.security.oauth2.resourceserver.jwt.public-key-location}, or {@code jwk-set-uri} for an identity
- * provider's key set), within its time window, naming {@link BuyerTokenSettings#issuer()} and a subject that can be
- * a user id ({@link BuyerTokenValidator}); that subject is the {@link Buyer}. A missing or refused token is 401 with
- * {@code WWW-Authenticate} and a problem document ({@link BuyerTokenRefusal}), before any order code runs.
- * <p>
- * Management endpoints, the API docs, error pages and {@code /admin/**} need no buyer token: reads of management
- * endpoints are open; writes to them need the admin token ({@code AdminGuard}, which runs before this), and
- * so does everything under {@code /admin} ({@code AdminOnlyPaths}, see {@link #adminPaths}). A bearer token sent there is never read as a buyer
- * token. No sessions and no CSRF protection: every request carries its own
- * credentials in a header, none in a cookie.
- * <p>
- * Without a key or an issuer the service does not start.
+ * Who may call what, one filter chain per kind of caller, deny by default; Spring Security's firewall and matchers
+ * decide on the normalised path.
+ * <ol>
+ *   <li><b>Operators</b>: {@code /admin/**}, the management endpoints and the API description need the admin token
+ *   ({@code ServiceSecurity.adminBearer}; health's status is for anyone). A bearer token sent there is never read as a
+ *   buyer token.</li>
+ *   <li><b>Buyers</b>: {@code POST /orders} and {@code GET /orders/{id}} need a buyer token: a JWT signed with RS256 and
+ *   verified by the key Spring Boot's resource server is configured with
+ *   ({@code spring.security.oauth2.resourceserver.jwt.public-key-location}, or {@code jwk-set-uri} for an identity
+ *   provider's key set), within its time window, naming {@link BuyerTokenSettings#issuer()} and
+ *   {@link BuyerTokenSettings#audience()} and a subject that can be a user id ({@link BuyerTokenValidator}); that
+ *   subject is the {@link Buyer}. A missing or refused token is 401 with {@code WWW-Authenticate} and a problem
+ *   document ({@link BuyerTokenRefusal}), before any order code runs.</li>
+ *   <li>Anything else is refused (403 {@code forbidden}).</li>
+ * </ol>
+ * No sessions and no CSRF protection: every request carries its own credentials in a header, none in a cookie.
+ * Without a key, an issuer or an audience the service does not start.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -56,41 +61,25 @@ public class BuyerSecurity implements WebMvcConfigurer {
     /** Spring Boot adds every such bean to the checks of the decoder it builds. */
     @Bean
     OAuth2TokenValidator<Jwt> buyerTokenValidator(BuyerTokenSettings settings) {
-        return new BuyerTokenValidator(settings.issuer());
+        return new BuyerTokenValidator(settings.issuer(), settings.audience());
+    }
+
+    @Bean
+    @Order(0)
+    SecurityFilterChain operators(HttpSecurity http, AdminTokens tokens, SignInThrottle throttle,
+                                  @Value("${springdoc.api-docs.path:/v3/api-docs}") String apiDocsPath,
+                                  @Value("${flashstock.api-docs.open:false}") boolean apiDocsOpen) throws Exception {
+        ServiceSecurity.stateless(http).securityMatcher(ServiceSecurity.operatorRoutes(apiDocsPath));
+        ServiceSecurity.adminBearer(http, tokens, throttle);
+        return http.authorizeHttpRequests(rules -> {
+            ServiceSecurity.managementRules(rules, apiDocsPath, apiDocsOpen);
+            rules.anyRequest().hasAuthority(AdminTokenIntrospector.ROLE);
+        }).build();
     }
 
     @Bean
     @Order(1)
-    SecurityFilterChain openPaths(HttpSecurity http,
-                                  @Value("${management.endpoints.web.base-path:/actuator}") String managementPath)
-            throws Exception {
-        String management = managementPath.endsWith("/")
-                ? managementPath.substring(0, managementPath.length() - 1) : managementPath;
-        return stateless(http)
-                .securityMatcher(management, management + "/**", "/v3/api-docs", "/v3/api-docs/**",
-                        "/swagger-ui.html", "/swagger-ui/**", "/error")
-                .authorizeHttpRequests(paths -> paths.anyRequest().permitAll())
-                .build();
-    }
-
-    /**
-     * {@code /admin/**}: no buyer token; the admin token instead, which {@code AdminGuard} tells and {@code AdminOnlyPaths}
-     * requires. Spring Security's request wrapper is left out here: it would answer {@code isUserInRole} from its own
-     * authentication (none on these paths) instead of from the admin {@code AdminGuard} found.
-     */
-    @Bean
-    @Order(0)
-    SecurityFilterChain adminPaths(HttpSecurity http) throws Exception {
-        return stateless(http)
-                .securityMatcher("/admin", "/admin/**")
-                .servletApi(AbstractHttpConfigurer::disable)
-                .authorizeHttpRequests(paths -> paths.anyRequest().permitAll())
-                .build();
-    }
-
-    @Bean
-    @Order(2)
-    SecurityFilterChain buyerPaths(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json)
+    SecurityFilterChain buyers(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json)
             throws Exception {
         if (decoder.getIfAvailable() == null) {
             throw new IllegalStateException("Refusing to start: no key to verify buyer tokens with. Set"
@@ -103,33 +92,23 @@ public class BuyerSecurity implements WebMvcConfigurer {
         // a buyer's token is verified once and kept until it expires (VerifiedTokens)
         JwtDecoder verified = new VerifiedTokens(decoder.getIfAvailable(), Clock.systemUTC(), 100_000,
                 Duration.ofMinutes(10));
-        return stateless(http)
-                .authorizeHttpRequests(paths -> paths.anyRequest().authenticated())
+        PathPatternRequestMatcher.Builder paths = PathPatternRequestMatcher.withDefaults();
+        return ServiceSecurity.stateless(http)
+                .securityMatcher(new OrRequestMatcher(paths.matcher(HttpMethod.POST, "/orders"),
+                        paths.matcher(HttpMethod.GET, "/orders/*")))
+                .authorizeHttpRequests(paths2 -> paths2.anyRequest().authenticated())
                 .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(verified))
                         .authenticationEntryPoint(refusal))
                 .exceptionHandling(failures -> failures.authenticationEntryPoint(refusal))
                 .build();
     }
 
-    private static HttpSecurity stateless(HttpSecurity http) throws Exception {
-        return http
-                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .csrf(AbstractHttpConfigurer::disable)
-                .requestCache(AbstractHttpConfigurer::disable)
-                .formLogin(AbstractHttpConfigurer::disable)
-                .httpBasic(AbstractHttpConfigurer::disable)
-                .logout(AbstractHttpConfigurer::disable);
-    }
-
-    /**
-     * A request Spring Security's firewall turns away (a path with {@code ..}, {@code ;}, {@code //} or an encoded
-     * slash, a header with control characters) gets a problem document, as every other refusal does.
-     */
     @Bean
-    RequestRejectedHandler requestRejected(JsonMapper json) {
-        return (request, response, e) -> BuyerTokenRefusal.write(response, json, ProblemDetails.of(
-                HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request",
-                "the request's path or headers are not accepted (for example '..', ';' or '//' in the path)"));
+    @Order(2)
+    SecurityFilterChain everyoneElse(HttpSecurity http) throws Exception {
+        return ServiceSecurity.stateless(http)
+                .authorizeHttpRequests(rules -> rules.requestMatchers("/error").permitAll().anyRequest().denyAll())
+                .build();
     }
 
     @Override

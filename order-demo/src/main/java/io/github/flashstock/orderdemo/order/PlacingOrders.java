@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.seata.core.context.RootContext;
 import org.apache.seata.spring.annotation.GlobalTransactional;
+import org.apache.seata.tm.api.transaction.Propagation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -116,8 +117,10 @@ public class PlacingOrders {
      * @throws io.github.flashstock.orderdemo.inventory.InventoryUnavailable inventory unreachable; rolled back
      */
     // no timeoutMills: Seata then takes seata.client.tm.default-global-transaction-timeout (application.yml, 30 s),
-    // after which the coordinator rolls back a transaction still open
-    @GlobalTransactional(name = "place-order")
+    // after which the coordinator rolls back a transaction still open. REQUIRES_NEW: an order always begins its own
+    // global transaction, never one that something bound to the thread before (no request binds one: Seata's HTTP
+    // interceptor is off, application.yml), so that no caller can make an order join a transaction it names
+    @GlobalTransactional(name = "place-order", propagation = Propagation.REQUIRES_NEW)
     public String place(String orderId, String userId, List<OrderItem> items, Fault fault, Progress progress) {
         progress.markBegan();
         String xid = RootContext.getXID();

@@ -2,6 +2,8 @@ package io.github.flashstock.orderdemo.buyers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.support.security.ServiceSecurity;
+import io.github.flashstock.support.web.AdminTokens;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
@@ -11,13 +13,15 @@ import org.springframework.boot.security.oauth2.server.resource.autoconfigure.se
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.security.web.SecurityFilterChain;
 
-/** The service starts only with both a key to verify buyer tokens and the issuer they must name. */
+/** The service starts only with a key to verify buyer tokens, the issuer and the audience they must name. */
 class BuyerSecurityTest {
 
     private final WebApplicationContextRunner service = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, SecurityAutoConfiguration.class,
                     ServletWebSecurityAutoConfiguration.class, OAuth2ResourceServerAutoConfiguration.class))
-            .withUserConfiguration(BuyerSecurity.class);
+            .withUserConfiguration(ServiceSecurity.class, BuyerSecurity.class)
+            .withBean(AdminTokens.class, () -> AdminTokens.resolve("buyer-security-test-token", "X_TOKEN"))
+            .withPropertyValues("orders.buyers.audience=" + BuyerTokenFixtures.AUDIENCE);
 
     @Test
     void refusesToStartWithoutAnIssuer() {
@@ -26,6 +30,16 @@ class BuyerSecurityTest {
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("Refusing to start: no issuer for buyer tokens")
                         .hasMessageContaining("ORDERS_BUYERS_ISSUER"));
+    }
+
+    @Test
+    void refusesToStartWithoutAnAudience() {
+        service.withPropertyValues("orders.buyers.issuer=" + BuyerTokenFixtures.ISSUER, "orders.buyers.audience=",
+                        "spring.security.oauth2.resourceserver.jwt.public-key-location="
+                                + BuyerTokenFixtures.publicKeyLocation())
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("Refusing to start: no audience for buyer tokens")
+                        .hasMessageContaining("ORDERS_BUYERS_AUDIENCE"));
     }
 
     @Test

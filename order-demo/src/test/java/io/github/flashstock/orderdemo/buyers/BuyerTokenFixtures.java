@@ -27,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 public final class BuyerTokenFixtures {
 
     public static final String ISSUER = "urn:flashstock:test-buyers";
+    public static final String AUDIENCE = "urn:flashstock:test-order-demo";
 
     private static final RSAKey KEY = generate();
     /** A key the service does not know: what a forger signs with. */
@@ -41,6 +42,7 @@ public final class BuyerTokenFixtures {
         registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location",
                 BuyerTokenFixtures::publicKeyLocation);
         registry.add("orders.buyers.issuer", () -> ISSUER);
+        registry.add("orders.buyers.audience", () -> AUDIENCE);
     }
 
     /** The PEM file of the public key, as a resource location. */
@@ -68,6 +70,18 @@ public final class BuyerTokenFixtures {
         return "Bearer " + sign(KEY, issuer, userId, Instant.now().plus(Duration.ofHours(1)));
     }
 
+    /** A token signed with the right key, from the right issuer, for another service. */
+    public static String bearerFor(String audience, String userId) {
+        return "Bearer " + sign(KEY, ISSUER, audience, userId, Instant.now().plus(Duration.ofHours(1)));
+    }
+
+    /** A token signed with the right key whose subject is a JSON number, not a string. */
+    public static String bearerWithNumericSubject(long userId) {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience(AUDIENCE).claim("sub", userId)
+                .issueTime(new Date()).expirationTime(Date.from(Instant.now().plus(Duration.ofHours(1)))).build();
+        return "Bearer " + signed(KEY, claims);
+    }
+
     /** A token signed with the right key that never expires. */
     public static String bearerWithoutExpiry(String userId) {
         return "Bearer " + sign(KEY, ISSUER, userId, null);
@@ -77,20 +91,28 @@ public final class BuyerTokenFixtures {
     public static String unsignedBearer(String userId) {
         Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
         return "Bearer " + base64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
-                + base64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"sub\":\"" + userId + "\",\"exp\":"
+                + base64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"sub\":\"" + userId + "\",\"exp\":"
                 + Instant.now().plus(Duration.ofHours(1)).getEpochSecond() + "}").getBytes(StandardCharsets.UTF_8))
                 + ".";
     }
 
     private static String sign(RSAKey key, String issuer, String subject, Instant expiresAt) {
+        return sign(key, issuer, AUDIENCE, subject, expiresAt);
+    }
+
+    private static String sign(RSAKey key, String issuer, String audience, String subject, Instant expiresAt) {
         Instant issuedAt = expiresAt == null ? Instant.now() : expiresAt.minus(Duration.ofHours(1));
-        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(issuer).subject(subject)
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(issuer).audience(audience).subject(subject)
                 .issueTime(Date.from(issuedAt));
         if (expiresAt != null) {
             claims.expirationTime(Date.from(expiresAt));
         }
+        return signed(key, claims.build());
+    }
+
+    private static String signed(RSAKey key, JWTClaimsSet claims) {
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
-                claims.build());
+                claims);
         try {
             jwt.sign(new RSASSASigner(key));
         } catch (JOSEException e) {

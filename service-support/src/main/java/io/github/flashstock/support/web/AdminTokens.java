@@ -1,7 +1,5 @@
 package io.github.flashstock.support.web;
 
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -15,7 +13,6 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 
 /**
  * The bearer tokens that a service's admin API and its state-changing management endpoints require, each naming the
@@ -40,13 +37,19 @@ public final class AdminTokens {
     private static final Pattern NAME_PATTERN = Pattern.compile(NAME);
     private static final Logger log = LoggerFactory.getLogger(AdminTokens.class);
 
-    /** The {@code Authorization} header that carries each admin's token, by admin. */
-    private final Map<String, byte[]> expectedHeaders;
+    /**
+     * What a token may be made of: RFC 6750's {@code b64token}, the characters a bearer token may carry in an
+     * {@code Authorization} header (Spring Security's bearer token resolver refuses any other as malformed).
+     */
+    static final Pattern TOKEN_SYNTAX = Pattern.compile("[A-Za-z0-9._~+/-]+=*");
+
+    /** Each admin's token, by admin. */
+    private final Map<String, byte[]> expected;
 
     private AdminTokens(Map<String, String> tokensByAdmin) {
-        Map<String, byte[]> headers = new LinkedHashMap<>();
-        tokensByAdmin.forEach((admin, token) -> headers.put(admin, ("Bearer " + token).getBytes(StandardCharsets.UTF_8)));
-        this.expectedHeaders = Map.copyOf(headers);
+        Map<String, byte[]> tokens = new LinkedHashMap<>();
+        tokensByAdmin.forEach((admin, token) -> tokens.put(admin, token.getBytes(StandardCharsets.UTF_8)));
+        this.expected = Map.copyOf(tokens);
     }
 
     /**
@@ -111,48 +114,39 @@ public final class AdminTokens {
             throw new IllegalStateException("Refusing to start: the admin token (" + setting + ") has "
                     + token.length() + " characters; it needs at least " + MIN_LENGTH + ".");
         }
+        if (!TOKEN_SYNTAX.matcher(token).matches()) {
+            throw new IllegalStateException("Refusing to start: the admin token (" + setting + ") has characters a"
+                    + " bearer token cannot carry; use letters, digits and - . _ ~ + / (for example: openssl rand"
+                    + " -base64 32).");
+        }
         return token;
     }
 
-    /** The {@code Authorization} header value that carries the {@value #ADMIN} token (for tests in this package). */
-    String bearerHeader() {
-        return new String(expectedHeaders.get(ADMIN), StandardCharsets.UTF_8);
+    /** The {@value #ADMIN} token (for tests in this package). */
+    String adminToken() {
+        return new String(expected.get(ADMIN), StandardCharsets.UTF_8);
     }
 
     /**
-     * The admin whose token the {@code Authorization} header carries. Every token is compared, each in constant time,
-     * so the time taken says nothing about which one matched or how much of it.
+     * The admin a bearer token names. Every token is compared, each in constant time, so the time taken says nothing
+     * about which one matched or how much of it.
      */
-    public Optional<String> caller(String authorizationHeader) {
-        if (authorizationHeader == null) {
+    public Optional<String> admin(String token) {
+        if (token == null) {
             return Optional.empty();
         }
-        byte[] given = authorizationHeader.getBytes(StandardCharsets.UTF_8);
-        String caller = null;
-        for (Map.Entry<String, byte[]> admin : expectedHeaders.entrySet()) {
-            if (MessageDigest.isEqual(given, admin.getValue())) {
-                caller = admin.getKey();
+        byte[] given = token.getBytes(StandardCharsets.UTF_8);
+        String admin = null;
+        for (Map.Entry<String, byte[]> each : expected.entrySet()) {
+            if (MessageDigest.isEqual(given, each.getValue())) {
+                admin = each.getKey();
             }
         }
-        return Optional.ofNullable(caller);
-    }
-
-    /** True when the {@code Authorization} header carries one of the tokens. */
-    public boolean accepts(String authorizationHeader) {
-        return caller(authorizationHeader).isPresent();
-    }
-
-    /** Answers 401 with problem {@code admin-token-required}. */
-    public static void refuse(HttpServletResponse response) throws IOException {
-        response.setStatus(HttpStatus.UNAUTHORIZED.value());
-        response.setContentType("application/problem+json");
-        response.setHeader("WWW-Authenticate", "Bearer");
-        response.getWriter().write("{\"type\":\"" + ProblemDetails.TYPE_PREFIX + "admin-token-required\",\"title\":"
-                + "\"Admin token required\",\"status\":401,\"detail\":\"send Authorization: Bearer <admin token>\"}");
+        return Optional.ofNullable(admin);
     }
 
     @Override
     public String toString() {
-        return "AdminTokens" + expectedHeaders.keySet();
+        return "AdminTokens" + expected.keySet();
     }
 }

@@ -1,6 +1,6 @@
 /**
- * What both services' HTTP side shares: who the admin is and what only the admin may do ({@link
- * io.github.flashstock.support.web.AdminGuard}), the problem vocabulary they answer with (stable
- * {@code urn:flashstock:problem:*} types), one way to report bad input.
+ * What both services' HTTP side shares: the admins' tokens ({@link io.github.flashstock.support.web.AdminTokens}), the
+ * problem vocabulary they answer with (stable {@code urn:flashstock:problem:*} types), one way to report bad input, the
+ * request size limits.
  */
 package io.github.flashstock.support.web;

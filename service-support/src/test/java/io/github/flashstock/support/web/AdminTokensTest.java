@@ -27,10 +27,10 @@ class AdminTokensTest {
     void acceptsOnlyTheConfiguredBearerToken() {
         AdminTokens token = AdminTokens.resolve("a-long-enough-secret", "X_TOKEN");
 
-        assertThat(token.accepts("Bearer a-long-enough-secret")).isTrue();
-        assertThat(token.accepts("Bearer a-long-enough-secreT")).isFalse();
-        assertThat(token.accepts("a-long-enough-secret")).isFalse();
-        assertThat(token.accepts(null)).isFalse();
+        assertThat(token.admin("a-long-enough-secret")).contains("admin");
+        assertThat(token.admin("a-long-enough-secreT")).isEmpty();
+        assertThat(token.admin("Bearer a-long-enough-secret")).isEmpty();
+        assertThat(token.admin(null)).isEmpty();
         assertThat(token.toString()).doesNotContain("secret");
     }
 
@@ -39,11 +39,11 @@ class AdminTokensTest {
         AdminTokens first = AdminTokens.resolve("", "X_TOKEN");
         AdminTokens second = AdminTokens.resolve(null, "X_TOKEN");
 
-        assertThat(first.bearerHeader()).startsWith("Bearer ").hasSizeGreaterThanOrEqualTo("Bearer ".length() + 32);
-        assertThat(first.accepts(first.bearerHeader())).isTrue();
-        assertThat(first.accepts(second.bearerHeader())).as("a new token each time").isFalse();
-        assertThat(first.accepts("Bearer ")).isFalse();
-        assertThat(first.accepts("Bearer change-me-devstack-admin-token")).isFalse();
+        assertThat(first.adminToken()).hasSizeGreaterThanOrEqualTo(32).matches(AdminTokens.TOKEN_SYNTAX);
+        assertThat(first.admin(first.adminToken())).contains("admin");
+        assertThat(first.admin(second.adminToken())).as("a new token each time").isEmpty();
+        assertThat(first.admin("")).isEmpty();
+        assertThat(first.admin("change-me-devstack-admin-token")).isEmpty();
     }
 
     @Test
@@ -51,10 +51,10 @@ class AdminTokensTest {
         AdminTokens tokens = AdminTokens.resolve("the-services-own-token", "X_TOKEN",
                 Map.of("alice", "alices-own-long-token", "ops.bob-2", "bobs-own-long-token"), "x.admin-tokens");
 
-        assertThat(tokens.caller("Bearer the-services-own-token")).contains("admin");
-        assertThat(tokens.caller("Bearer alices-own-long-token")).contains("alice");
-        assertThat(tokens.caller("Bearer bobs-own-long-token")).contains("ops.bob-2");
-        assertThat(tokens.caller("Bearer nobodys-long-token")).isEmpty();
+        assertThat(tokens.admin("the-services-own-token")).contains("admin");
+        assertThat(tokens.admin("alices-own-long-token")).contains("alice");
+        assertThat(tokens.admin("bobs-own-long-token")).contains("ops.bob-2");
+        assertThat(tokens.admin("nobodys-long-token")).isEmpty();
         assertThat(tokens.toString()).doesNotContain("token-");
     }
 
@@ -63,8 +63,20 @@ class AdminTokensTest {
         AdminTokens tokens = AdminTokens.resolve("", "X_TOKEN", Map.of("alice", "alices-own-long-token"),
                 "x.admin-tokens");
 
-        assertThat(tokens.caller("Bearer alices-own-long-token")).contains("alice");
+        assertThat(tokens.admin("alices-own-long-token")).contains("alice");
         assertThat(tokens.toString()).isEqualTo("AdminTokens[alice]");
+    }
+
+    @Test
+    void refusesATokenABearerHeaderCannotCarry() {
+        assertThatThrownBy(() -> AdminTokens.resolve("a long enough secret", "X_TOKEN"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("X_TOKEN")
+                .hasMessageContaining("bearer token cannot carry");
+        assertThatThrownBy(() -> AdminTokens.resolve("", "X_TOKEN", Map.of("alice", "alices,own;long-token"),
+                "x.admin-tokens")).hasMessageContaining("x.admin-tokens.alice");
+        assertThat(AdminTokens.resolve("abc-DEF_123.~+/tokenz==", "X_TOKEN").admin("abc-DEF_123.~+/tokenz=="))
+                .contains("admin");
     }
 
     @Test

@@ -2,141 +2,72 @@ package io.github.flashstock.inventory.callers.web;
 
 import io.github.flashstock.inventory.callers.CallerSettings;
 import io.github.flashstock.support.auth.ServiceSignature;
-import io.github.flashstock.support.web.ProblemDetails;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.seata.core.context.RootContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.http.MediaType;
-import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.core.Authentication;
 
 /**
- * Only known services reserve stock: {@code POST /reservations} must carry a valid {@link ServiceSignature} of a
- * service named in {@code inventory.callers.keys}, over the exact request (its XID and body included), or it is
- * answered 401 {@code unknown-caller} and nothing happens, before the request joins any global transaction. Counted
- * by the reason in the log; the answer says why, without saying whether the XID is live.
+ * Verifies a {@link SignedRequest}: the services named in {@code inventory.callers.keys} each sign with one of at most
+ * {@value CallerSettings#KEYS_PER_CALLER} keys (the one in use and the next, while it is rotated), over the exact
+ * request (its XID and body included), within {@code inventory.callers.window} of this service's clock. Anything else
+ * is a {@link BadCredentialsException} whose message says why, without saying whether the XID is live.
  */
-class SignedCallers extends OncePerRequestFilter {
+final class SignedCallers implements AuthenticationProvider {
 
-    private static final Logger log = LoggerFactory.getLogger(SignedCallers.class);
-
-    /** The request attribute holding the name of the service that signed the request. */
-    public static final String CALLER = SignedCallers.class.getName() + ".caller";
-
-    private final Map<String, byte[]> keys;
+    /** Each service's keys, by name. */
+    private final Map<String, List<byte[]>> keys;
     private final CallerSettings settings;
     private final Clock clock;
 
-    public SignedCallers(CallerSettings settings, Clock clock) {
-        if (settings.keys().isEmpty()) {
+    SignedCallers(CallerSettings settings, Clock clock) {
+        if (settings.keys().values().stream().allMatch(List::isEmpty)) {
             throw new IllegalStateException("inventory.callers.keys names no service: name each service that may"
                     + " reserve stock with the key it signs its requests with (inventory.callers.keys.order-demo,"
-                    + " environment INVENTORY_CALLERS_KEYS_ORDERDEMO; docs/operations.md, \"Before production\")");
+                    + " environment INVENTORY_CALLER_KEY_ORDER_DEMO; docs/operations.md, \"Before production\")");
         }
-        Map<String, byte[]> byName = new LinkedHashMap<>();
-        settings.keys().forEach((name, key) -> byName.put(name,
-                ServiceSignature.key("inventory.callers.keys." + name, key)));
+        Map<String, List<byte[]>> byName = new LinkedHashMap<>();
+        settings.keys().forEach((name, texts) -> {
+            String setting = "inventory.callers.keys." + name;
+            if (texts.size() > CallerSettings.KEYS_PER_CALLER) {
+                throw new IllegalStateException(setting + " has " + texts.size() + " keys; at most "
+                        + CallerSettings.KEYS_PER_CALLER + " (the one in use and the next, while rotating)");
+            }
+            if (!texts.isEmpty()) {
+                byName.put(name, texts.stream().map(text -> ServiceSignature.key(setting, text)).toList());
+            }
+        });
         this.keys = Map.copyOf(byName);
         this.settings = settings;
         this.clock = clock;
     }
 
     @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        return !"/reservations".equals(request.getRequestURI());
+    public Authentication authenticate(Authentication authentication) {
+        SignedRequest.Signed s = ((SignedRequest) authentication).signed();
+        List<byte[]> callersKeys = s.caller() == null ? List.of() : keys.getOrDefault(s.caller(), List.of());
+        // with no key for the claimed name, verify against none: the refusal then says why (unsigned, unknown)
+        Optional<String> refusal = ServiceSignature.verify(Map.of(), s.caller(), s.timestamp(), s.signature(),
+                s.method(), s.path(), s.xid(), s.body(), clock.instant(), settings.window());
+        for (byte[] key : callersKeys) {
+            Optional<String> withKey = ServiceSignature.verify(Map.of(s.caller(), key), s.caller(), s.timestamp(),
+                    s.signature(), s.method(), s.path(), s.xid(), s.body(), clock.instant(), settings.window());
+            if (withKey.isEmpty()) {
+                return SignedRequest.verified(s);
+            }
+            if (key == callersKeys.get(0)) {
+                refusal = withKey;
+            }
+        }
+        throw new BadCredentialsException(refusal.orElse("the request is not signed"));
     }
 
     @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        byte[] body = request.getInputStream().readAllBytes();
-        Optional<String> refusal = ServiceSignature.verify(keys, request.getHeader(ServiceSignature.NAME),
-                request.getHeader(ServiceSignature.TIMESTAMP), request.getHeader(ServiceSignature.SIGNATURE),
-                request.getMethod(), request.getRequestURI(), request.getHeader(RootContext.KEY_XID), body,
-                clock.instant(), settings.window());
-        if (refusal.isPresent()) {
-            log.warn("reservation call refused from {}: {}", request.getRemoteAddr(), refusal.get());
-            response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-            response.setHeader("WWW-Authenticate", "ServiceSignature");
-            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-            String detail = refusal.get().replace("\\", "\\\\").replace("\"", "\\\"");
-            response.getOutputStream().write(("{\"type\":\"" + ProblemDetails.TYPE_PREFIX + "unknown-caller\","
-                    + "\"title\":\"Unknown caller\",\"status\":401,\"detail\":\"" + detail + "\"}")
-                    .getBytes(StandardCharsets.UTF_8));
-            return;
-        }
-        request.setAttribute(CALLER, request.getHeader(ServiceSignature.NAME));
-        chain.doFilter(new WithBody(request, body), response);
-    }
-
-    /** The request with the body already read for the signature, served again to the controller. */
-    private static final class WithBody extends HttpServletRequestWrapper {
-        private final byte[] body;
-
-        WithBody(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public int read() {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) {
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("the body is read already");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
+    public boolean supports(Class<?> authentication) {
+        return SignedRequest.class.isAssignableFrom(authentication);
     }
 }

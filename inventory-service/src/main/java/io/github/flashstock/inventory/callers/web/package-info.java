@@ -1,2 +1,5 @@
-/** The filter that lets only signed calls of known services reach {@code POST /reservations}, and its registration. */
+/**
+ * The inventory's filter chains, one per kind of caller and deny by default, and the service signature as a Spring
+ * Security authentication.
+ */
 package io.github.flashstock.inventory.callers.web;

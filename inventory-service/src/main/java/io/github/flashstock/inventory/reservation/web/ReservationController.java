@@ -34,8 +34,10 @@ class ReservationController {
 
     /**
      * Reserves stock as a branch of the caller's Seata global transaction, whose XID comes in header
-     * {@code TX_XID} (Seata's {@code JakartaTransactionPropagationInterceptor} binds it to the request's thread and
-     * unbinds it afterwards). Answers 201 (also for a replay, which reserves nothing more).
+     * {@code TX_XID}. Only a request that a known service signed reaches this method ({@code InventorySecurity}), and
+     * only here, once the request is read and checked, is that XID bound to the thread (and unbound after): Seata's own
+     * HTTP interceptor, which binds any request's header on any path, is off. Answers 201 (also for a replay, which
+     * reserves nothing more).
      */
     @PostMapping("/reservations")
     ResponseEntity<ReservationView> reserve(@RequestHeader(name = RootContext.KEY_XID, required = false) String xid,
@@ -47,14 +49,20 @@ class ReservationController {
             throw new InvalidReservation("header " + RootContext.KEY_XID + " is not a Seata global transaction id"
                     + " (address:port:number)");
         }
-        if (!xid.equals(RootContext.getXID())) {
-            throw new IllegalStateException("the request's global transaction is not bound to its thread: is"
-                    + " seata.client.http.interceptor-enabled off?");
-        }
         ReservationLines lines = ReservationLines.of(request.lines().stream()
                 .map(i -> new StockLine(i.skuId(), i.quantity())).toList(), settings.maxLines(),
                 settings.maxQuantityPerLine());
-        reserving.reserve(request.reservationId(), request.userId(), lines);
+        String bound = RootContext.getXID();
+        if (bound != null) {
+            throw new IllegalStateException("a global transaction (" + bound + ") is bound to this request's thread"
+                    + " already: is seata.client.http.interceptor-enabled on?");
+        }
+        RootContext.bind(xid);
+        try {
+            reserving.reserve(request.reservationId(), request.userId(), lines);
+        } finally {
+            RootContext.unbind();
+        }
         return ResponseEntity.status(HttpStatus.CREATED)
                 .body(new ReservationView(request.reservationId(), request.userId(), xid, lines.lines(), "TRIED"));
     }

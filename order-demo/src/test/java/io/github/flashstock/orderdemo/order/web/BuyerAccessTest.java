@@ -1,7 +1,9 @@
 package io.github.flashstock.orderdemo.order.web;
 
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearer;
+import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerFor;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerFrom;
+import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerWithNumericSubject;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerWithoutExpiry;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.expiredBearer;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.forgedBearer;
@@ -148,16 +150,18 @@ class BuyerAccessTest {
 
     @Test
     void refusesEveryTokenThatIsNotAGoodBuyerToken() throws Exception {
-        Map<String, String> refused = Map.of(
-                "forged signature", forgedBearer("alice"),
-                "expired", expiredBearer("alice"),
-                "another issuer", bearerFrom("urn:someone-else", "alice"),
-                "no expiry", bearerWithoutExpiry("alice"),
-                "no signature", unsignedBearer("alice"),
-                "a subject that is no user id", bearer("alice smith"),
-                "a subject too long", bearer("a".repeat(65)),
-                "not a JWT", "Bearer not-a-jwt",
-                "no bearer scheme", "Basic YWxpY2U6c2VjcmV0");
+        Map<String, String> refused = Map.ofEntries(
+                Map.entry("forged signature", forgedBearer("alice")),
+                Map.entry("expired", expiredBearer("alice")),
+                Map.entry("another issuer", bearerFrom("urn:someone-else", "alice")),
+                Map.entry("for another service", bearerFor("urn:flashstock:another-service", "alice")),
+                Map.entry("a subject that is a JSON number", bearerWithNumericSubject(42)),
+                Map.entry("no expiry", bearerWithoutExpiry("alice")),
+                Map.entry("no signature", unsignedBearer("alice")),
+                Map.entry("a subject that is no user id", bearer("alice smith")),
+                Map.entry("a subject too long", bearer("a".repeat(65))),
+                Map.entry("not a JWT", "Bearer not-a-jwt"),
+                Map.entry("no bearer scheme", "Basic YWxpY2U6c2VjcmV0"));
 
         for (Map.Entry<String, String> token : refused.entrySet()) {
             ResultActions answer = place(token.getValue(), ITEMS)
@@ -182,6 +186,12 @@ class BuyerAccessTest {
         place(expiredBearer("alice"), ITEMS)
                 .andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.detail").value(containsString("expired")));
+        place(bearerFor("urn:flashstock:another-service", "alice"), ITEMS)
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.detail").value(containsString("audience")));
+        place(bearerWithNumericSubject(42), ITEMS)
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.detail").value(containsString("JSON string")));
     }
 
     @Test
@@ -231,10 +241,10 @@ class BuyerAccessTest {
 
     @Test
     void leavesManagementPathsToTheAdminToken() throws Exception {
-        // the admin token is no JWT: read as a buyer token it would be a 401 here; past the admin token's guard, the
-        // slice has no actuator to answer, so 404
+        // the admin token is no JWT: read as a buyer token it would be a 401 with the buyer's challenge here; the slice
+        // has no actuator, so no rule names the path and it is refused as anything unnamed is (403, no challenge)
         mvc.perform(post("/actuator/refresh").header("Authorization", "Bearer " + ADMIN_TOKEN))
-                .andExpect(status().isNotFound())
+                .andExpect(status().isForbidden())
                 .andExpect(header().doesNotExist("WWW-Authenticate"));
     }
 }
