@@ -105,6 +105,36 @@ public final class NacosAdmin {
         }
     }
 
+    /**
+     * Registers {@code ip:port} as a persistent instance of the service in this namespace and group, as anyone with
+     * the registry's credentials (or none, with auth off) could; true when Nacos accepted it.
+     */
+    public boolean register(String serviceName, String ip, int port) {
+        HttpResponse<String> answer = send(post("/nacos/v1/ns/instance", instance(serviceName, ip, port)));
+        return answer.statusCode() == 200 && answer.body().trim().equals("ok");
+    }
+
+    /** Takes the instance out again. */
+    public boolean deregister(String serviceName, String ip, int port) {
+        Map<String, String> query = instance(serviceName, ip, port);
+        HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create(base() + "/nacos/v1/ns/instance?"
+                + encode(query))).timeout(Duration.ofSeconds(5)).DELETE().build());
+        return answer.statusCode() == 200;
+    }
+
+    private Map<String, String> instance(String serviceName, String ip, int port) {
+        Map<String, String> form = new LinkedHashMap<>(auth());
+        form.put("serviceName", serviceName);
+        form.put("groupName", nacos.group());
+        if (!nacos.namespace().isEmpty()) {
+            form.put("namespaceId", nacos.namespace());
+        }
+        form.put("ip", ip);
+        form.put("port", Integer.toString(port));
+        form.put("ephemeral", "false");
+        return form;
+    }
+
     /** Runs {@code nacos-config/import.sh} of the checkout at {@code root} against this connection. */
     public ImportRun importFolder(Path root) {
         try {

@@ -52,6 +52,12 @@ final class Http {
                         + ",\"segments\":1}")));
     }
 
+    /** {@code GET /admin/console/overview}: every inventory instance as the console sees it. */
+    Reply consoleOverview() {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/console/overview"))
+                .header("Authorization", "Bearer " + adminToken).GET());
+    }
+
     Reply placeOrder(Order order) {
         return placeOrder(order, null);
     }

@@ -10,6 +10,8 @@ import io.github.flashstock.devstack.DevStack;
 import io.github.flashstock.devstack.DevStackConfig;
 import io.github.flashstock.devstack.Endpoints;
 import io.github.flashstock.devstack.junit.SharedStack;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -428,8 +432,67 @@ class NacosModeIT {
         assertThat(page.field(sku, "limit")).isEqualTo(String.valueOf(stock.path("redis").path("perUserLimit").asInt()));
     }
 
+    /**
+     * Anyone who can write to the registry (here: anyone, auth is off) registers an address of theirs as an inventory
+     * instance, one that answers slowly, a byte at a time. The console's overview still answers at once, shows that
+     * address as not verified, and the address never receives the operator's token, nor any other credential it could
+     * use elsewhere; the real instances are read and verified as before.
+     */
     @Test
     @Order(8)
+    void aStrangerRegisteredAsAnInventoryInstanceGetsNoCredentialAndIsShownAsNotVerified() throws Exception {
+        List<Map<String, List<String>>> seen = new CopyOnWriteArrayList<>();
+        HttpServer stranger = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        stranger.createContext("/", exchange -> {
+            seen.add(Map.copyOf(exchange.getRequestHeaders()));
+            exchange.sendResponseHeaders(200, 0);
+            try (var body = exchange.getResponseBody()) {
+                for (int i = 0; i < 20; i++) {
+                    body.write('{');
+                    body.flush();
+                    Thread.sleep(250);
+                }
+            } catch (InterruptedException | java.io.IOException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        stranger.setExecutor(Executors.newCachedThreadPool());
+        stranger.start();
+        int port = stranger.getAddress().getPort();
+        String address = "127.0.0.1:" + port;
+        try {
+            assertThat(nacos.register("inventory-service", "127.0.0.1", port)).isTrue();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Http.Reply overview = http.consoleOverview();
+                assertThat(overview.status()).isEqualTo(200);
+                JsonNode member = null;
+                for (JsonNode m : overview.body().path("instances")) {
+                    if (m.path("address").asText().equals(address)) {
+                        member = m;
+                    }
+                }
+                assertThat(member).as("the stranger is listed: %s", overview.body()).isNotNull();
+                assertThat(member.path("verified").asBoolean()).isFalse();
+                assertThat(member.path("reading").isNull()).isTrue();
+                assertThat(member.path("error").asText()).contains("no answer within");
+                assertThat(overview.body().path("instances")).filteredOn(m -> !m.path("address").asText()
+                        .equals(address)).allSatisfy(m -> assertThat(m.path("verified").asBoolean()).isTrue())
+                        .hasSize(2);
+            });
+            assertThat(seen).as("the stranger was asked").isNotEmpty();
+            for (Map<String, List<String>> headers : seen) {
+                assertThat(headers.keySet()).noneMatch(h -> h.equalsIgnoreCase("Authorization"));
+                assertThat(headers.values().stream().flatMap(List::stream))
+                        .noneMatch(v -> v.contains(services.adminToken()));
+            }
+        } finally {
+            nacos.deregister("inventory-service", "127.0.0.1", port);
+            stranger.stop(0);
+        }
+    }
+
+    @Test
+    @Order(9)
     void ordersGoOnThroughTheOtherInstanceWhenOneIsKilledMidSale() {
         String sku = "nacos-kill-" + UUID.randomUUID().toString().substring(0, 8);
         ServiceProcess victim = services.inventories().get(1);
@@ -454,7 +517,7 @@ class NacosModeIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void ordersGoOnWhileNacosIsDownAndAChangePublishedAfterItReturnsArrives() {
         String sku = "nacos-down-" + UUID.randomUUID().toString().substring(0, 8);
         SalePlan plan = new SalePlan(List.of(new SalePlan.SkuOnSale(sku, 150, 2, 1)), 400, 320, 16, 0, 13);

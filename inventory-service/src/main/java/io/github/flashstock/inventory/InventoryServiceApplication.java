@@ -1,10 +1,12 @@
 package io.github.flashstock.inventory;
 
+import io.github.flashstock.support.auth.ClusterSignature;
 import io.github.flashstock.support.db.OpenTransactions;
 import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.web.AdminTokens;
 import io.github.flashstock.support.web.RequestLimits;
 import java.time.Clock;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -27,6 +29,17 @@ public class InventoryServiceApplication {
     AdminTokens adminTokens(InventorySettings settings) {
         return AdminTokens.resolve(settings.adminToken(), "INVENTORY_ADMIN_TOKEN", settings.adminTokens(),
                 "inventory.admin-tokens");
+    }
+
+    /**
+     * How the instances prove to each other that they are instances of this service ({@code inventory.cluster.key},
+     * environment {@code INVENTORY_CLUSTER_KEY}, the same on every instance; a secret): the console's cluster reads
+     * are signed with it, never with an operator's token. Without it, the console shows other instances as not
+     * verified and sends them nothing.
+     */
+    @Bean
+    ClusterSignature clusterSignature(@Value("${inventory.cluster.key:}") String key) {
+        return ClusterSignature.of("inventory.cluster.key", key);
     }
 
     /** The service's clock (event times, the reconciler's ages); tests move a clock of their own. */

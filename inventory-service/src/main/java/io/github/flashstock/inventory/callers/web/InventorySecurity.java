@@ -1,12 +1,14 @@
 package io.github.flashstock.inventory.callers.web;
 
 import io.github.flashstock.inventory.callers.CallerSettings;
+import io.github.flashstock.support.auth.ClusterSignature;
 import io.github.flashstock.support.auth.ServiceSignature;
 import io.github.flashstock.support.security.AdminTokenIntrospector;
 import io.github.flashstock.support.security.Refusals;
 import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.security.SignInThrottle;
 import io.github.flashstock.support.web.AdminTokens;
+import io.github.flashstock.support.web.LocalAddresses;
 import io.github.flashstock.support.web.ProblemDetails;
 import java.time.Clock;
 import org.apache.seata.core.context.RootContext;
@@ -16,6 +18,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.ProviderManager;
@@ -36,7 +39,8 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
  *   the request's XID is bound or its body parsed.</li>
  *   <li><b>Operators</b>: {@code /admin/**}, the stock view {@code GET /skus/{id}/stock}, the management endpoints and
  *   the API description, with an admin token ({@link ServiceSecurity#adminBearer}); the principal, and so the actor
- *   every audit record names, is the token's name. Health's status is for anyone.</li>
+ *   every audit record names, is the token's name. Health's status is for anyone. One route, an instance's console
+ *   reading, also takes another instance of this service ({@link ClusterPeers}), never with an operator's token.</li>
  *   <li><b>Anyone</b>: what a buyer or an order service may read without credentials ({@code GET /skus/{id}/available})
  *   and the console's page and its files (the page holds no data: it asks the admin API with the token its login form
  *   keeps). Everything else, whatever the caller, is refused (403 {@code forbidden}).</li>
@@ -75,12 +79,17 @@ public class InventorySecurity {
     @Bean
     @Order(2)
     SecurityFilterChain operators(HttpSecurity http, AdminTokens tokens, SignInThrottle throttle,
+                                  ClusterSignature cluster, Clock clock, Environment environment,
                                   @Value("${springdoc.api-docs.path:/v3/api-docs}") String apiDocsPath,
                                   @Value("${flashstock.api-docs.open:false}") boolean apiDocsOpen) throws Exception {
         ServiceSecurity.stateless(http).securityMatcher(ServiceSecurity.operatorRoutes(apiDocsPath, "/skus/*/stock"));
         ServiceSecurity.adminBearer(http, tokens, throttle);
+        http.addFilterBefore(ClusterPeers.filter(cluster, clock, new LocalAddresses(environment)),
+                BasicAuthenticationFilter.class);
         return http.authorizeHttpRequests(rules -> {
             ServiceSecurity.managementRules(rules, apiDocsPath, apiDocsOpen);
+            rules.requestMatchers(HttpMethod.GET, ClusterPeers.READING)
+                    .hasAnyAuthority(AdminTokenIntrospector.ROLE, ClusterPeers.PEER);
             rules.anyRequest().hasAuthority(AdminTokenIntrospector.ROLE);
         }).build();
     }

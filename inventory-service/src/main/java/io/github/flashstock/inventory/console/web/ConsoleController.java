@@ -27,7 +27,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -60,11 +59,13 @@ class ConsoleController {
         return instance.read();
     }
 
-    /** Every inventory instance's readings (this one's and those of the others the registry lists), and the registry. */
+    /**
+     * Every inventory instance's readings (this one's and those of the others the registry lists, read with the
+     * cluster key, never with the caller's token), and the registry.
+     */
     @GetMapping("/admin/console/overview")
-    ClusterReadings.Overview overview(@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false)
-                                      String authorization) {
-        return cluster.read(authorization);
+    ClusterReadings.Overview overview() {
+        return cluster.read();
     }
 
     /** A SKU's segment count and/or allotment; null leaves it as it is, at least one is needed. */

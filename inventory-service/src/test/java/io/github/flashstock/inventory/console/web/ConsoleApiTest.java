@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.console.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.given;
@@ -21,6 +22,8 @@ import io.github.flashstock.inventory.console.SkuSettingsPublisher;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.github.flashstock.support.auth.ClusterSignature;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +34,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 /**
  * The console's API: the readings for the admin only, and a SKU's settings published only when the body is good and
@@ -76,13 +82,52 @@ class ConsoleApiTest {
     }
 
     @Test
-    void passesTheCallersCredentialsOnToTheOtherInstances() throws Exception {
-        given(cluster.read("Bearer " + TOKEN)).willReturn(new ClusterReadings.Overview(1, List.of(), Map.of(), null));
+    void readsTheOtherInstancesWithoutTheCallersCredentials() throws Exception {
+        given(cluster.read()).willReturn(new ClusterReadings.Overview(1, List.of(), Map.of(), null));
 
         mvc.perform(get("/admin/console/overview").header("Authorization", "Bearer " + TOKEN))
                 .andExpect(status().isOk());
 
-        verify(cluster).read("Bearer " + TOKEN);
+        verify(cluster).read();
+    }
+
+    /** The devstack profile's cluster key (application-devstack.yml), which this slice runs with. */
+    private static final ClusterSignature CLUSTER = ClusterSignature.of("k",
+            "devstack-inventory-cluster-key-not-a-secret");
+
+    private ResultActions readAsPeer(ClusterSignature key, String target) throws Exception {
+        MockHttpServletRequestBuilder request = get("/admin/console/instance");
+        key.signRequest("GET", "/admin/console/instance", target, Instant.now()).forEach(request::header);
+        return mvc.perform(request);
+    }
+
+    @Test
+    void anotherInstanceReadsThisOneWithTheClusterKeyAndTheAnswerIsSigned() throws Exception {
+        given(instance.read()).willReturn(new InstanceReading("127.0.0.1:8081", 2_000, 1_000, Map.of(), Map.of(),
+                Map.of(), new InstanceReading.Health("closed", "fsync", List.of(), 0L, 0L, List.of(), 1_900)));
+        MockHttpServletRequestBuilder request = get("/admin/console/instance");
+        Map<String, String> signed = CLUSTER.signRequest("GET", "/admin/console/instance", "127.0.0.1:8081",
+                Instant.now());
+        signed.forEach(request::header);
+
+        MockHttpServletResponse answer = mvc.perform(request).andExpect(status().isOk()).andReturn().getResponse();
+
+        assertThat(CLUSTER.verifyResponse(signed.get(ClusterSignature.NONCE), answer.getContentAsByteArray(),
+                answer.getHeader(ClusterSignature.SIGNATURE))).isTrue();
+    }
+
+    @Test
+    void refusesAPeerSignatureForAnotherAddressOrKeyAndLetsItNowhereElse() throws Exception {
+        readAsPeer(CLUSTER, "10.9.9.9:8081").andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:unknown-peer"));
+        readAsPeer(ClusterSignature.of("k", "a-key-no-instance-of-this-cluster-has"), "127.0.0.1:8081")
+                .andExpect(status().isUnauthorized());
+        // the cluster key opens the reading only: not the overview, not a change
+        MockHttpServletRequestBuilder overview = get("/admin/console/overview");
+        CLUSTER.signRequest("GET", "/admin/console/overview", "127.0.0.1:8081", Instant.now())
+                .forEach(overview::header);
+        mvc.perform(overview).andExpect(status().isUnauthorized());
+        verifyNoInteractions(instance, cluster);
     }
 
     @Test
