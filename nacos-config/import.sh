@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Publishes every dataId of this folder (*.yaml, one per service) to a Nacos server through its open API
+# Publishes every dataId of this folder (*.yaml, one per service; not the per-SKU *-skus.yaml, which the sale console
+# writes) to a Nacos server through its open API
 # (POST /nacos/v1/cs/configs, accepted by Nacos 2.x and 3.x), as type yaml in group DEFAULT_GROUP (or NACOS_GROUP).
 #   NACOS_SERVER_ADDR=127.0.0.1:8848 nacos-config/import.sh
 # Optional: NACOS_NAMESPACE (namespace id), NACOS_USERNAME / NACOS_PASSWORD (servers with auth on; a token is
@@ -20,6 +21,8 @@ fi
 count=0
 for file in "$dir"/*.yaml; do
   data_id="$(basename "$file")"
+  # a service's per-SKU dataId is the sale console's to write: publishing the local copy would undo its changes
+  case "$data_id" in *-skus.yaml) echo "left $data_id to the sale console (not published)"; continue ;; esac
   args=(--data-urlencode "dataId=$data_id" --data-urlencode "group=$group" --data-urlencode "type=yaml"
         --data-urlencode "content@$file")
   [ -n "${NACOS_NAMESPACE:-}" ] && args+=(--data-urlencode "tenant=$NACOS_NAMESPACE")

@@ -106,6 +106,35 @@ public final class NacosAdmin {
     }
 
     /**
+     * As the connection's user (an admin), creates a user whose role is named after it and grants that role each
+     * permission: a resource ({@code namespace:group:config/dataId} or {@code ...:naming/service}, {@code *} for any
+     * part) and an action ({@code r}, {@code w}, {@code rw}). Nacos 3's {@code /nacos/v3/auth} API.
+     */
+    public void createUser(String username, String password, Map<String, String> permissions) {
+        Map<String, String> user = new LinkedHashMap<>(auth());
+        user.put("username", username);
+        user.put("password", password);
+        expectOk(send(post("/nacos/v3/auth/user", user)), "user " + username);
+        Map<String, String> role = new LinkedHashMap<>(auth());
+        role.put("role", username + "-role");
+        role.put("username", username);
+        expectOk(send(post("/nacos/v3/auth/role", role)), "role of " + username);
+        permissions.forEach((resource, action) -> {
+            Map<String, String> grant = new LinkedHashMap<>(auth());
+            grant.put("role", username + "-role");
+            grant.put("resource", resource);
+            grant.put("action", action);
+            expectOk(send(post("/nacos/v3/auth/permission", grant)), action + " on " + resource);
+        });
+    }
+
+    private static void expectOk(HttpResponse<String> answer, String what) {
+        if (answer.statusCode() != 200) {
+            throw new IllegalStateException("Nacos refused " + what + ": " + answer.statusCode() + " " + answer.body());
+        }
+    }
+
+    /**
      * Registers {@code ip:port} as a persistent instance of the service in this namespace and group, as anyone with
      * the registry's credentials (or none, with auth off) could; true when Nacos accepted it.
      */

@@ -150,6 +150,8 @@ public final class Services implements AutoCloseable {
             orderEnv.put("ORDERS_DB_URL", stack.jdbcUrl("orders"));
             orderEnv.put("ORDERS_DB_USER", stack.dbUser("orders"));
             orderEnv.put("ORDERS_DB_PASSWORD", stack.dbPassword());
+            // the order rate limits' buckets, shared by the instances, in the devstack's (standalone) Redis
+            orderEnv.put("ORDERS_RATE_LIMITS_REDIS_URI", "redis://" + stack.redisHost() + ":" + stack.redisPort());
             orderEnv.putAll(buyerTokens);
             if (settings.nacos().isPresent()) {
                 // Instances come from Nacos alone: the fallback list names a port nothing listens on, so an order

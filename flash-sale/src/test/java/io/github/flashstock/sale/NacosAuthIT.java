@@ -84,6 +84,48 @@ class NacosAuthIT {
         assertThat(anonymous.output()).contains("needs NACOS_USERNAME and NACOS_PASSWORD");
     }
 
+    /**
+     * The services' own Nacos user, as docs/operations.md sets it up: it reads every dataId of the group and registers
+     * and finds services, and it may write one dataId, the per-SKU settings' (the sale console's); writing the
+     * services' own dataIds is refused to it. With that user the console's settings change is published and applied.
+     */
+    @Test
+    void theServicesUserMayWriteThePerSkuSettingsAndNoOtherDataId() {
+        NacosAdmin admin = new NacosAdmin(connection().withCredentials(authNacos.nacosUsername(),
+                authNacos.nacosPassword()));
+        NacosAdmin.ImportRun imported = admin.importFolder(NacosFixture.ROOT);
+        assertThat(imported.exitCode()).as(imported.output()).isZero();
+        String password = "svc-" + UUID.randomUUID();
+        admin.createUser("flashstock-services", password, new java.util.LinkedHashMap<>(Map.of(
+                "public:DEFAULT_GROUP:config/*", "r",
+                "public:DEFAULT_GROUP:config/inventory-service-skus.yaml", "rw",
+                "public:DEFAULT_GROUP:naming/*", "rw")));
+        NacosAdmin service = new NacosAdmin(connection().withCredentials("flashstock-services", password));
+        // Nacos reloads its roles and permissions every 15 s
+        await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> service.read("inventory-service.yaml").isPresent());
+
+        assertThat(service.publish("inventory-service.yaml", "inventory:\n  admin-token: taken-over-by-the-service\n"))
+                .as("the service's own dataId is not its to write").isFalse();
+        assertThat(service.publish("order-demo.yaml", "orders: {}\n")).isFalse();
+        assertThat(admin.read("inventory-service.yaml")).hasValue(NacosFixture.file("inventory-service.yaml"));
+
+        try (Services services = NacosFixture.start(SharedStack.endpoints(), service.connection(), 1,
+                "nacos-auth-it-services-user")) {
+            Http http = Http.of(services);
+            String sku = "nacos-auth-settings-" + UUID.randomUUID().toString().substring(0, 8);
+            assertThat(http.createSku(sku, 50, 5).status()).isEqualTo(201);
+
+            Http.Reply changed = http.skuSettings(services.inventory().url(), sku, "{\"segments\":3}");
+
+            assertThat(changed.status()).as("%s", changed.body()).isEqualTo(202);
+            assertThat(admin.read("inventory-service-skus.yaml")).hasValueSatisfying(yaml ->
+                    assertThat(yaml).contains("\"[" + sku + "]\": 3"));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(http.stock(sku).path("redis").path("segments").asInt()).isEqualTo(3));
+        }
+    }
+
     @Test
     void bothServicesStartLoadTheirDataIdsAndFindEachOtherWithAuthOn() {
         NacosAdmin admin = new NacosAdmin(connection().withCredentials(authNacos.nacosUsername(),

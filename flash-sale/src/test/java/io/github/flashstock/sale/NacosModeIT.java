@@ -106,10 +106,13 @@ class NacosModeIT {
     void importShPublishesEveryDataIdWholeIntoTheNamespaceAndGroup() throws Exception {
         List<Path> files;
         try (var listing = Files.list(NacosFixture.ROOT.resolve("nacos-config"))) {
-            files = listing.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            files = listing.filter(p -> p.toString().endsWith(".yaml") && !p.toString().endsWith("-skus.yaml"))
+                    .sorted().toList();
         }
         assertThat(files).hasSize(2);
-        assertThat(imported.output()).contains("2 dataId(s) published");
+        assertThat(imported.output()).contains("2 dataId(s) published")
+                .contains("left inventory-service-skus.yaml to the sale console");
+        assertThat(nacos.read("inventory-service-skus.yaml")).as("the console's to write").isEmpty();
         for (Path file : files) {
             String dataId = file.getFileName().toString();
             assertThat(nacos.read(dataId)).as(dataId).hasValue(Files.readString(file));
@@ -354,18 +357,25 @@ class NacosModeIT {
     /**
      * Eight operators change eight SKUs' settings at once through both instances: each change is published whole or
      * refused as {@code settings-changed-meanwhile}, and none that was answered 202 is lost to another's publish
-     * (Nacos's compare-and-set on the dataId), nor does any change another SKU's line.
+     * (Nacos's compare-and-set on the dataId), nor does any change another SKU's line. The SKUs' ids hold what Spring's
+     * binding would rewrite without brackets (a leading '-', '_', '.'): each change lands on exactly its SKU, and the
+     * SKU whose id that rewriting would give keeps its count. All of it goes to the per-SKU settings' dataId; the
+     * service's own dataId is left as it was.
      */
     @Test
     @Order(7)
     void concurrentSettingsChangesThroughBothInstancesLoseNoPublishedChange() throws Exception {
         String run = "settings-" + UUID.randomUUID().toString().substring(0, 8);
-        String published = nacos.read("inventory-service.yaml").orElseThrow();
+        String own = nacos.read("inventory-service.yaml").orElseThrow();
         int operators = 8;
         List<String> skus = new java.util.ArrayList<>();
+        List<String> twins = new java.util.ArrayList<>();
         for (int i = 0; i < operators; i++) {
-            skus.add(run + "-" + i);
+            skus.add("-" + run + "_" + i + ".A");
+            // what binding would make of the id without brackets: '-' and '_' dropped, upper case lowered
+            twins.add(run + i + ".a");
             assertThat(http.createSku(skus.get(i), 100, 5).status()).isEqualTo(201);
+            assertThat(http.createSku(twins.get(i), 100, 5).status()).isEqualTo(201);
         }
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(operators);
         try {
@@ -390,19 +400,21 @@ class NacosModeIT {
                 assertThat(reply.status()).as("%s", reply.body()).isIn(202, 409);
                 if (reply.status() == 202) {
                     accepted.add(i);
+                    assertThat(reply.body().path("dataId").asText()).isEqualTo("inventory-service-skus.yaml");
                 } else {
                     assertThat(reply.type()).isEqualTo("urn:flashstock:problem:settings-changed-meanwhile");
                 }
             }
-            finalYaml = nacos.read("inventory-service.yaml").orElseThrow();
+            finalYaml = nacos.read("inventory-service-skus.yaml").orElseThrow();
+            assertThat(nacos.read("inventory-service.yaml")).as("the service's own dataId untouched").hasValue(own);
             assertThat(accepted).as("most changes get through").hasSizeGreaterThanOrEqualTo(operators / 2);
             for (int i = 0; i < operators; i++) {
                 String sku = skus.get(i);
                 if (accepted.contains(i)) {
-                    assertThat(finalYaml).as(sku + " published and kept").contains(sku + ": " + (2 + i % 3))
-                            .contains(sku + ": \"" + (10 + i) + "%\"");
+                    assertThat(finalYaml).as(sku + " published and kept").contains("\"[" + sku + "]\": " + (2 + i % 3))
+                            .contains("\"[" + sku + "]\": \"" + (10 + i) + "%\"");
                 } else {
-                    assertThat(finalYaml).as(sku + " refused, so absent").doesNotContain(sku + ":");
+                    assertThat(finalYaml).as(sku + " refused, so absent").doesNotContain(sku);
                 }
             }
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -410,9 +422,13 @@ class NacosModeIT {
                     assertThat(http.stock(skus.get(i)).path("redis").path("segments").asInt()).isEqualTo(2 + i % 3);
                 }
             });
+            for (String twin : twins) {
+                assertThat(http.stock(twin).path("redis").path("segments").asInt()).as(twin + " untouched")
+                        .isEqualTo(1);
+            }
         } finally {
             pool.shutdownNow();
-            nacos.publish("inventory-service.yaml", published);
+            nacos.publish("inventory-service-skus.yaml", NacosFixture.file("inventory-service-skus.yaml"));
         }
     }
 

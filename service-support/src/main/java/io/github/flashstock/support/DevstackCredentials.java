@@ -35,11 +35,49 @@ public class DevstackCredentials implements EnvironmentPostProcessor, Ordered {
      * The passwords the devstack sets up (its database users, its Nacos admin, its Seata console) and the Nacos and
      * Seata servers' own well-known defaults.
      */
-    static final Set<String> DEVSTACK_VALUES = Set.of("devstack", "devstack-nacos", "nacos", "seata");
+    static final Set<String> DEVSTACK_VALUES = Set.of("devstack", "devstack-nacos", "nacos", "seata",
+            "devstack-order-demo-signing-key-not-a-secret", "devstack-inventory-cluster-key-not-a-secret");
+
+    /**
+     * Refuses to start unless the service listens on loopback only ({@code server.address}, and
+     * {@code management.server.address} when management has a port of its own): {@code what} is only safe where
+     * nothing outside the machine can reach the service.
+     */
+    public static void requireLoopback(ConfigurableEnvironment environment, String what) {
+        List<String> open = new ArrayList<>();
+        String server = environment.getProperty("server.address");
+        if (!loopback(server)) {
+            open.add("server.address is " + (server == null || server.isBlank() ? "unset (every interface)" : server));
+        }
+        if (environment.getProperty("management.server.port") != null) {
+            String management = environment.getProperty("management.server.address");
+            if (!loopback(management)) {
+                open.add("management.server.address is " + (management == null || management.isBlank()
+                        ? "unset (every interface)" : management));
+            }
+        }
+        if (!open.isEmpty()) {
+            throw new IllegalStateException("Refusing to start: " + what + " runs only with every port bound to"
+                    + " loopback, and " + String.join(", ", open) + ". Bind to 127.0.0.1, or run without it.");
+        }
+    }
+
+    private static boolean loopback(String address) {
+        if (address == null || address.isBlank()) {
+            return false;
+        }
+        try {
+            return java.net.InetAddress.getByName(address.strip()).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (environment.matchesProfiles(PROFILE)) {
+            requireLoopback(environment, "profile " + PROFILE + " (the devstack's published keys and passwords are"
+                    + " accepted, health details and the API description are open)");
             return;
         }
         Map<String, String> settings = new TreeMap<>(Binder.get(environment)
@@ -47,8 +85,11 @@ public class DevstackCredentials implements EnvironmentPostProcessor, Ordered {
         List<String> inForce = new ArrayList<>();
         settings.forEach((setting, variable) -> {
             String value = environment.getProperty(setting);
-            if (value != null && DEVSTACK_VALUES.contains(value.strip())) {
-                inForce.add(setting + " (set by " + variable + ") is '" + value.strip() + "'");
+            // a setting may hold several values (a caller's current and next key, comma-separated)
+            for (String one : value == null ? new String[0] : value.split(",")) {
+                if (DEVSTACK_VALUES.contains(one.strip())) {
+                    inForce.add(setting + " (set by " + variable + ") is '" + one.strip() + "'");
+                }
             }
         });
         if (!inForce.isEmpty()) {

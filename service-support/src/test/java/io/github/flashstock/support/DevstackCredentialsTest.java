@@ -69,9 +69,46 @@ class DevstackCredentialsTest {
         MockEnvironment environment = service(Map.of("spring.datasource.password", "devstack",
                 "inventory.reconciliation.seata-console.password", "seata"));
         environment.setActiveProfiles("faults", "devstack");
+        environment.setProperty("server.address", "127.0.0.1");
 
         assertThatCode(() -> check.postProcessEnvironment(environment, new SpringApplication()))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void refusesProfileDevstackUnlessEveryPortIsOnLoopback() throws IOException {
+        for (String address : new String[] {null, "0.0.0.0", "10.1.2.3", "::"}) {
+            MockEnvironment environment = service(Map.of());
+            environment.setActiveProfiles("devstack");
+            if (address != null) {
+                environment.setProperty("server.address", address);
+            }
+            assertThatThrownBy(() -> check.postProcessEnvironment(environment, new SpringApplication()))
+                    .as("server.address %s", address)
+                    .hasMessageContaining("profile devstack")
+                    .hasMessageContaining("runs only with every port bound to loopback");
+        }
+        MockEnvironment management = service(Map.of("server.address", "127.0.0.1",
+                "management.server.port", "9090", "management.server.address", "0.0.0.0"));
+        management.setActiveProfiles("devstack");
+        assertThatThrownBy(() -> check.postProcessEnvironment(management, new SpringApplication()))
+                .hasMessageContaining("management.server.address is 0.0.0.0");
+        MockEnvironment ipv6 = service(Map.of("server.address", "::1"));
+        ipv6.setActiveProfiles("devstack");
+        assertThatCode(() -> check.postProcessEnvironment(ipv6, new SpringApplication())).doesNotThrowAnyException();
+    }
+
+    @Test
+    void refusesTheDevstacksSigningKeysOutsideItEvenAsOneOfTwo() throws IOException {
+        MockEnvironment environment = service(Map.of());
+        environment.setProperty("flashstock.credentials.inventory.callers.keys.order-demo",
+                "INVENTORY_CALLER_KEY_ORDER_DEMO");
+        environment.setProperty("inventory.callers.keys.order-demo",
+                "a-real-key-of-order-demo-0123456789,devstack-order-demo-signing-key-not-a-secret");
+
+        assertThatThrownBy(() -> check.postProcessEnvironment(environment, new SpringApplication()))
+                .hasMessageContaining("inventory.callers.keys.order-demo (set by INVENTORY_CALLER_KEY_ORDER_DEMO) is"
+                        + " 'devstack-order-demo-signing-key-not-a-secret'");
     }
 
     @Test
@@ -102,6 +139,7 @@ class DevstackCredentialsTest {
         application.setEnvironment(environment);
 
         try (ConfigurableApplicationContext context = application.run("--spring.profiles.active=faults",
+                "--server.address=127.0.0.1",
                 "--flashstock.credentials.spring.datasource.password=ORDERS_DB_PASSWORD",
                 "--spring.datasource.password=${ORDERS_DB_PASSWORD}")) {
             assertThat(context.getEnvironment().getActiveProfiles()).contains("faults", "devstack");

@@ -18,6 +18,11 @@ import org.yaml.snakeyaml.representer.Representer;
  * Sets one value in a dataId's YAML and leaves everything else as the operator wrote it, comments included: the
  * document is edited as SnakeYAML's node tree (with its comments), not as a map, so what the console publishes is
  * the operator's file with one line changed or added.
+ * <p>
+ * A SKU's key is written in Spring Boot's bracket notation, quoted ({@code "[hot_1]": 4}): without the brackets,
+ * binding a map key drops characters that a SKU id may hold ({@code _}, a leading {@code -}) and reads {@code .} as a
+ * step into a nested map, so the setting would land on another SKU, or none. An entry the operator wrote without
+ * brackets for the same id is replaced by the bracketed one, so the id never has two values.
  */
 final class DataIdEdit {
 
@@ -53,14 +58,24 @@ final class DataIdEdit {
         boolean number = value.matches("[0-9]{1,18}");
         ScalarNode scalar = new ScalarNode(number ? Tag.INT : Tag.STR, value, null, null,
                 number ? DumperOptions.ScalarStyle.PLAIN : DumperOptions.ScalarStyle.DOUBLE_QUOTED);
+        String bracketed = "[" + key + "]";
+        ScalarNode keyNode = new ScalarNode(Tag.STR, bracketed, null, null, DumperOptions.ScalarStyle.DOUBLE_QUOTED);
         List<NodeTuple> entries = at.getValue();
+        int found = -1;
         for (int i = 0; i < entries.size(); i++) {
-            if (key.equals(text(entries.get(i).getKeyNode()))) {
-                entries.set(i, new NodeTuple(entries.get(i).getKeyNode(), scalar));
-                return write(yaml, root);
+            String existing = text(entries.get(i).getKeyNode());
+            if (key.equals(existing) || bracketed.equals(existing)) {
+                if (found < 0) {
+                    found = i;
+                    entries.set(i, new NodeTuple(keyNode, scalar));
+                } else {
+                    entries.remove(i--);
+                }
             }
         }
-        entries.add(new NodeTuple(plain(key), scalar));
+        if (found < 0) {
+            entries.add(new NodeTuple(keyNode, scalar));
+        }
         return write(yaml, root);
     }
 

@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.console;
 
 import com.alibaba.cloud.nacos.NacosConfigManager;
+import io.github.flashstock.inventory.SkuSettingsDataId;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.exception.NacosException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +17,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
- * Changes a SKU's segment count or allotment the way an operator does: in the service's dataId in Nacos
- * ({@code <spring.application.name>.yaml}, the configured group), which every instance applies live (the segment
+ * Changes a SKU's segment count or allotment the way an operator does: in Nacos, in the per-SKU settings' dataId
+ * ({@link SkuSettingsDataId}, {@code <spring.application.name>-skus.yaml}, the configured group; the only dataId the
+ * service's Nacos user needs to write), which every instance applies live (the segment
  * listener, the allotments' refresh). Under a MySQL named lock that every instance takes ({@link SettingsLockMapper}),
  * the dataId is read, changed in one line ({@link DataIdEdit}), published only if nobody published in between
  * (Nacos's compare-and-set on the content's MD5, retried a few times), and read back until Nacos serves it.
@@ -46,7 +48,7 @@ public class SkuSettingsPublisher {
         this.locks = locks;
         this.transactions = new TransactionTemplate(transactions);
         this.live = environment.getProperty("spring.cloud.nacos.config.enabled", Boolean.class, false);
-        this.dataId = environment.getRequiredProperty("spring.application.name") + ".yaml";
+        this.dataId = SkuSettingsDataId.of(environment);
         this.group = environment.getProperty("spring.cloud.nacos.config.group", "DEFAULT_GROUP");
     }
 

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.segments;
 
+import io.github.flashstock.inventory.SkuSettingsDataId;
 import com.alibaba.cloud.nacos.NacosConfigManager;
 import com.alibaba.cloud.nacos.client.NacosPropertySource;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
@@ -28,8 +29,9 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.stereotype.Component;
 
 /**
- * In Nacos mode, hands the segment counts to {@link LiveSegments} the moment Nacos pushes a change of the service's
- * dataId. Spring Cloud applies the same push too, by rebuilding the whole environment; under a sale's load on a
+ * In Nacos mode, hands the segment counts to {@link LiveSegments} the moment Nacos pushes a change of one of the
+ * service's dataIds (its own, and the per-SKU settings', {@link SkuSettingsDataId}, confined to its two maps as
+ * always). Spring Cloud applies the same push too, by rebuilding the whole environment; under a sale's load on a
  * small machine that took 1.6-2.7 s here, and a hot SKU's segments should not wait for it. The counts are read from
  * the environment as it will be once the push is in: the same property sources in the same order, the dataId's
  * replaced by the pushed document, placeholders resolved, with the same validation. So settings from outside the
@@ -81,8 +83,12 @@ class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBea
         if (manager == null) {
             return;
         }
-        String dataId = environment.getRequiredProperty("spring.application.name") + ".yaml";
         String group = environment.getProperty("spring.cloud.nacos.config.group", "DEFAULT_GROUP");
+        listen(manager, group, environment.getRequiredProperty("spring.application.name") + ".yaml");
+        listen(manager, group, SkuSettingsDataId.of(environment));
+    }
+
+    private void listen(NacosConfigManager manager, String group, String dataId) throws NacosException {
         manager.getConfigService().addListener(dataId, group, new AbstractListener() {
             @Override
             public Executor getExecutor() {
@@ -125,7 +131,10 @@ class NacosSegmentsListener implements SmartInitializingSingleton, DisposableBea
                     || source instanceof NacosPropertySource nacosSource && dataId.equals(nacosSource.getDataId())
                     && group.equals(nacosSource.getGroup());
             if (theDataId) {
-                parse(dataId + " (pushed)", yaml).forEach(sources::addLast);
+                for (PropertySource<?> pushed : parse(dataId + " (pushed)", yaml)) {
+                    sources.addLast(dataId.endsWith(SkuSettingsDataId.SUFFIX)
+                            ? SkuSettingsDataId.confined(pushed) : pushed);
+                }
                 replaced = true;
             } else {
                 sources.addLast(source);

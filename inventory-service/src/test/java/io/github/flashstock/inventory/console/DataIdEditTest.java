@@ -22,7 +22,7 @@ class DataIdEditTest {
 
         String edited = DataIdEdit.set(original, DataIdEdit.SEGMENTS, "hot-1", "4");
 
-        assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of("hot-1", 4));
+        assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of("[hot-1]", 4));
         assertThat(at(edited, "inventory", "mysql-store", "allotment", "skus"))
                 .as("the allotments' map, also empty, untouched").isEqualTo(Map.of());
         List<String> removed = lines(original);
@@ -30,7 +30,7 @@ class DataIdEditTest {
         assertThat(removed).as("lines of the original gone").containsExactly("    skus: {}");
         List<String> added = lines(edited);
         added.removeAll(lines(original));
-        assertThat(added).containsExactly("    skus:", "      hot-1: 4");
+        assertThat(added).containsExactly("    skus:", "      \"[hot-1]\": 4");
         assertThat(withoutPath(edited)).isEqualTo(withoutPath(original));
     }
 
@@ -43,8 +43,8 @@ class DataIdEditTest {
         edited = DataIdEdit.set(edited, DataIdEdit.ALLOTMENTS, "side_2", "10%");
 
         assertThat(at(edited, "inventory", "mysql-store", "allotment", "skus"))
-                .isEqualTo(Map.of("hot-1", 50, "side_2", "10%"));
-        assertThat(edited).contains("side_2: \"10%\"");
+                .isEqualTo(Map.of("[hot-1]", 50, "[side_2]", "10%"));
+        assertThat(edited).contains("\"[side_2]\": \"10%\"");
         assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of());
     }
 
@@ -53,10 +53,19 @@ class DataIdEditTest {
         String edited = DataIdEdit.set("# tuned in Nacos\nspring:\n  application:\n    name: x\n", DataIdEdit.SEGMENTS,
                 "a", "2");
 
-        assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of("a", 2));
+        assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of("[a]", 2));
         assertThat(edited).startsWith("# tuned in Nacos").contains("name: x");
         assertThat(at(DataIdEdit.set("", DataIdEdit.SEGMENTS, "a", "3"), "inventory", "segments", "skus"))
-                .isEqualTo(Map.of("a", 3));
+                .isEqualTo(Map.of("[a]", 3));
+    }
+
+    @Test
+    void replacesAnEntryTheOperatorWroteWithoutBracketsSoTheIdHasOneValue() {
+        String operators = "inventory:\n  segments:\n    skus:\n      hot_1: 2\n      \"[hot_1]\": 3\n      other: 5\n";
+
+        String edited = DataIdEdit.set(operators, DataIdEdit.SEGMENTS, "hot_1", "4");
+
+        assertThat(at(edited, "inventory", "segments", "skus")).isEqualTo(Map.of("[hot_1]", 4, "other", 5));
     }
 
     @Test

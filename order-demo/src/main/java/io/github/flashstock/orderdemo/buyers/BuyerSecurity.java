@@ -1,5 +1,7 @@
 package io.github.flashstock.orderdemo.buyers;
 
+import io.github.flashstock.orderdemo.limits.OrderRateLimiting;
+import io.github.flashstock.orderdemo.limits.OrderRateLimits;
 import io.github.flashstock.support.security.AdminTokenIntrospector;
 import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.security.SignInThrottle;
@@ -13,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
@@ -24,7 +27,9 @@ import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -47,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  *   provider's key set), within its time window, naming {@link BuyerTokenSettings#issuer()} and
  *   {@link BuyerTokenSettings#audience()} and a subject that can be a user id ({@link BuyerTokenValidator}); that
  *   subject is the {@link Buyer}. A missing or refused token is 401 with {@code WWW-Authenticate} and a problem
- *   document ({@link BuyerTokenRefusal}), before any order code runs.</li>
+ *   document ({@link BuyerTokenRefusal}), before any order code runs. Orders are limited per client address and per
+ *   buyer ({@link OrderRateLimiting}: 429 {@code too-many-orders}).</li>
  *   <li>Anything else is refused (403 {@code forbidden}).</li>
  * </ol>
  * No sessions and no CSRF protection: every request carries its own credentials in a header, none in a cookie.
@@ -56,6 +62,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(BuyerTokenSettings.class)
+@Import(OrderRateLimiting.class)
 public class BuyerSecurity implements WebMvcConfigurer {
 
     /** Spring Boot adds every such bean to the checks of the decoder it builds. */
@@ -79,8 +86,8 @@ public class BuyerSecurity implements WebMvcConfigurer {
 
     @Bean
     @Order(1)
-    SecurityFilterChain buyers(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json)
-            throws Exception {
+    SecurityFilterChain buyers(HttpSecurity http, ObjectProvider<JwtDecoder> decoder, JsonMapper json,
+                               OrderRateLimits limits) throws Exception {
         if (decoder.getIfAvailable() == null) {
             throw new IllegalStateException("Refusing to start: no key to verify buyer tokens with. Set"
                     + " spring.security.oauth2.resourceserver.jwt.public-key-location"
@@ -96,7 +103,9 @@ public class BuyerSecurity implements WebMvcConfigurer {
         return ServiceSecurity.stateless(http)
                 .securityMatcher(new OrRequestMatcher(paths.matcher(HttpMethod.POST, "/orders"),
                         paths.matcher(HttpMethod.GET, "/orders/*")))
-                .authorizeHttpRequests(paths2 -> paths2.anyRequest().authenticated())
+                .addFilterBefore(OrderRateLimiting.perAddress(limits), BearerTokenAuthenticationFilter.class)
+                .addFilterAfter(OrderRateLimiting.perBuyer(limits), AuthorizationFilter.class)
+                .authorizeHttpRequests(rules -> rules.anyRequest().authenticated())
                 .oauth2ResourceServer(server -> server.jwt(jwt -> jwt.decoder(verified))
                         .authenticationEntryPoint(refusal))
                 .exceptionHandling(failures -> failures.authenticationEntryPoint(refusal))

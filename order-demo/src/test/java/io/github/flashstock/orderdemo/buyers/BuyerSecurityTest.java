@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flashstock.support.security.ServiceSecurity;
 import io.github.flashstock.support.web.AdminTokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
@@ -21,6 +23,7 @@ class BuyerSecurityTest {
                     ServletWebSecurityAutoConfiguration.class, OAuth2ResourceServerAutoConfiguration.class))
             .withUserConfiguration(ServiceSecurity.class, BuyerSecurity.class)
             .withBean(AdminTokens.class, () -> AdminTokens.resolve("buyer-security-test-token", "X_TOKEN"))
+            .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
             .withPropertyValues("orders.buyers.audience=" + BuyerTokenFixtures.AUDIENCE);
 
     @Test

@@ -36,13 +36,22 @@ import org.springframework.test.web.servlet.MockMvc;
  * status or all; a bad {@code page}, {@code size} or {@code status} is a 400 naming it, and nothing is read.
  */
 @WebMvcTest(AdminOrdersController.class)
-@Import(BuyerSecurity.class)
+@Import({BuyerSecurity.class, AdminOrdersTest.Meters.class})
 @TestPropertySource(properties = "orders.admin-token=" + AdminOrdersTest.ADMIN_TOKEN)
 // the packaged defaults are the devstack's, which the service accepts in this profile only (DevstackCredentials)
 @ActiveProfiles("devstack")
 class AdminOrdersTest {
 
     static final String ADMIN_TOKEN = "admin-orders-admin-token-0001";
+
+    /** The order rate limits count into a registry; a slice has none of its own. */
+    @org.springframework.boot.test.context.TestConfiguration
+    static class Meters {
+        @org.springframework.context.annotation.Bean
+        io.micrometer.core.instrument.MeterRegistry meterRegistry() {
+            return new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        }
+    }
 
     @DynamicPropertySource
     static void buyerTokens(DynamicPropertyRegistry registry) {

@@ -1,5 +1,6 @@
 package io.github.flashstock.orderdemo.order.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearer;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerFor;
 import static io.github.flashstock.orderdemo.buyers.BuyerTokenFixtures.bearerFrom;
@@ -122,6 +123,36 @@ class BuyerAccessTest {
 
         verify(placing).refuseIfSoldOut(anyString(), eq("alice"), eq(List.of(new OrderItem("hot-1", 1))));
         verify(placing).place(anyString(), eq("alice"), eq(List.of(new OrderItem("hot-1", 1))), any(), any());
+    }
+
+    /** One buyer floods: past its burst it is refused (429, Retry-After) before any order code runs; others buy on. */
+    @Test
+    void refusesAFloodOfOneBuyerWhileOtherBuyersStillOrder() throws Exception {
+        given(placing.place(anyString(), anyString(), any(), any(), any())).willReturn("127.0.0.1:18091:9");
+        given(reading.status(anyString())).willReturn(OrderStatus.CONFIRMED);
+        String flooder = bearer("flooding-buyer");
+        int placed = 0;
+        int refused = 0;
+        org.springframework.mock.web.MockHttpServletResponse firstRefusal = null;
+        for (int i = 0; i < 40; i++) {
+            var response = place(flooder, ITEMS).andReturn().getResponse();
+            placed += response.getStatus() == 201 ? 1 : 0;
+            refused += response.getStatus() == 429 ? 1 : 0;
+            if (response.getStatus() == 429 && firstRefusal == null) {
+                firstRefusal = response;
+            }
+        }
+
+        assertThat(placed + refused).isEqualTo(40);
+        assertThat(firstRefusal).isNotNull();
+        assertThat(firstRefusal.getHeader("Retry-After")).isNotBlank();
+        assertThat(firstRefusal.getContentType()).startsWith("application/problem+json");
+        assertThat(firstRefusal.getContentAsString()).contains("urn:flashstock:problem:too-many-orders")
+                .contains("\"scope\":\"buyer\"");
+        // a burst of 10 and 5 a second: 40 orders in far less than 6 s cannot all pass
+        assertThat(placed).isBetween(10, 39);
+        place(bearer("another-buyer"), ITEMS).andExpect(status().isCreated());
+        verify(placing, org.mockito.Mockito.times(placed + 1)).place(anyString(), anyString(), any(), any(), any());
     }
 
     @Test

@@ -50,6 +50,8 @@ import org.springframework.test.web.servlet.ResultActions;
  */
 @WebMvcTest(OrderController.class)
 @Import(BuyerSecurity.class)
+// one buyer places every order here, many within a second: the rate limits are BuyerAccessTest's to show
+@org.springframework.test.context.TestPropertySource(properties = "orders.rate-limits.per-buyer.burst=100000")
 // the packaged defaults are the devstack's, which the service accepts in this profile only (DevstackCredentials)
 @ActiveProfiles("devstack")
 class OrderAnswersTest {
