@@ -161,7 +161,7 @@ class HostileInputIT {
                 // body is refused for the credential before anything reads it: 401)
                 HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
                         .header("Content-Type", "application/json")
-                        .header("Authorization", url.endsWith("/orders") ? services.buyers().bearer("fuzz-buyer")
+                        .header("Authorization", url.endsWith("/orders") ? fuzzBuyer()
                                 : "Bearer " + services.adminToken())
                         .POST(publisher);
                 if (url.endsWith("/reservations")) {
@@ -295,7 +295,7 @@ class HostileInputIT {
                                                      @ForAll("contentTypes") String contentType) {
         // a good buyer token: the body alone is what is wrong
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.order().url() + "/orders"))
-                .header("Authorization", services.buyers().bearer("fuzz-buyer"))
+                .header("Authorization", fuzzBuyer())
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (!contentType.isEmpty()) {
             request.header("Content-Type", contentType);
@@ -328,7 +328,7 @@ class HostileInputIT {
         for (String url : List.of(services.inventory().url() + "/reservations", services.order().url() + "/orders")) {
             assertProblem(send(HttpRequest.newBuilder(URI.create(url))
                     .header("Content-Type", "application/x-www-form-urlencoded")
-                    .header("Authorization", services.buyers().bearer("fuzz-buyer"))
+                    .header("Authorization", fuzzBuyer())
                     .POST(HttpRequest.BodyPublishers.ofString(body))), url + ": " + body);
         }
     }
@@ -499,6 +499,16 @@ class HostileInputIT {
         }
     }
 
+    private static final java.util.concurrent.atomic.AtomicLong FUZZ_BUYERS = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A good token of a buyer of its own for each request: one buyer sending every try would soon be held to its order
+     * rate (429), and the body under test would never be read.
+     */
+    private String fuzzBuyer() {
+        return services.buyers().bearer("fuzz-buyer-" + FUZZ_BUYERS.incrementAndGet());
+    }
+
     private static void assertProblem(HttpResponse<String> answer, String input) {
         assertThat(answer.statusCode()).as("status for %s: %s", input, answer.body()).isBetween(400, 499);
         assertThat(answer.headers().firstValue("Content-Type")).as("content type for %s", input)
@@ -515,7 +525,7 @@ class HostileInputIT {
     }
 
     /** Everything a request could have changed: Redis keys of the stock, the SKU's stock, MySQL's books. */
-    private static Map<String, Object> state() throws SQLException {
+    static Map<String, Object> state() throws SQLException {
         Map<String, Object> state = new LinkedHashMap<>();
         Endpoints stack = SharedStack.endpoints();
         RedisClient client = RedisClient.create("redis://" + stack.redisHost() + ":" + stack.redisPort());

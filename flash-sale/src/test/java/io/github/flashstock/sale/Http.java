@@ -86,6 +86,17 @@ final class Http {
         return send(request);
     }
 
+    /** {@code POST /orders} as the buyer, with the extra request headers given (a header a buyer might add). */
+    Reply placeOrderWithHeaders(Order order, java.util.Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(orderUrl + "/orders"))
+                .timeout(Duration.ofSeconds(90))
+                .header("Content-Type", "application/json")
+                .header("Authorization", buyers.bearer(order.buyer()))
+                .POST(HttpRequest.BodyPublishers.ofString(order.body()));
+        headers.forEach(request::header);
+        return send(request);
+    }
+
     /** One line of {@code quantity} units of the SKU, for the buyer. */
     static Order order(String buyer, String skuId, int quantity) {
         return new Order(buyer, "{\"items\":[{\"skuId\":\"" + skuId + "\",\"quantity\":" + quantity + "}]}");

@@ -18,6 +18,30 @@ final class OrdersTable {
     private OrdersTable() {
     }
 
+    /** The XID of the buyer's order that is still open (PENDING), if there is one. */
+    static Optional<String> openXidOf(String userId) {
+        return one("SELECT xid FROM orders WHERE user_id = ? AND status = 'PENDING' AND xid IS NOT NULL", userId);
+    }
+
+    /** The XID of the buyer's only order, if it has one. */
+    static Optional<String> xidOf(String userId) {
+        return one("SELECT xid FROM orders WHERE user_id = ? AND xid IS NOT NULL", userId);
+    }
+
+    private static Optional<String> one(String sql, String parameter) {
+        Endpoints stack = SharedStack.endpoints();
+        try (Connection c = DriverManager.getConnection(stack.jdbcUrl("orders"), stack.dbUser("orders"),
+                stack.dbPassword());
+             PreparedStatement q = c.prepareStatement(sql)) {
+            q.setString(1, parameter);
+            try (ResultSet row = q.executeQuery()) {
+                return row.next() ? Optional.ofNullable(row.getString(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the orders database: " + sql, e);
+        }
+    }
+
     /** The order's XID; empty when it has none (refused before any transaction) or there is no such order. */
     static Optional<String> xid(String orderId) {
         Endpoints stack = SharedStack.endpoints();
