@@ -83,11 +83,12 @@ CREATE TABLE IF NOT EXISTS restock_operation (
     CONSTRAINT ck_restock_operation_units CHECK (units > 0)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- Every repair an operator ran (nothing repairs silently): what, on which SKU or reservation,
--- what it found and did, and who asked.
+-- Everything an operator did through /admin (nothing repairs silently): repairs, SKUs created, rebuilt and
+-- restocked, handovers, settings published; on which SKU or reservation, what it found and did, and who asked (the
+-- admin the bearer token names).
 CREATE TABLE IF NOT EXISTS repair_audit (
     id               BIGINT        NOT NULL AUTO_INCREMENT,
-    action           VARCHAR(32)   NOT NULL COMMENT 'RELOAD_SKU | RELEASE_RESERVATION',
+    action           VARCHAR(32)   NOT NULL COMMENT 'RELOAD_SKU | RELEASE_RESERVATION | CREATE_SKU | REBUILD_SKU | RESTOCK | HANDOVER | SKU_SETTINGS',
     sku_id           VARCHAR(64)   NOT NULL,
     xid              VARCHAR(128)  NULL,
     reservation_key  VARCHAR(128)  NULL,

@@ -1,5 +1,7 @@
 package io.github.flashstock.inventory.reconciliation;
 
+import io.github.flashstock.inventory.stock.AuditEntry;
+import io.github.flashstock.inventory.stock.AuditMapper;
 import com.baomidou.mybatisplus.core.metadata.IPage;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.catalog.StockCatalog;
@@ -18,12 +20,12 @@ public class Repairs {
     private final CancelScript cancel;
     private final SalesRecord sales;
     private final SeataTransactions transactions;
-    private final RepairAuditMapper audit;
+    private final AuditMapper audit;
     private final InventorySettings settings;
     private final RedisStockReader reader;
 
     Repairs(StockCatalog catalog, CancelScript cancel, SalesRecord sales, SeataTransactions transactions,
-            RepairAuditMapper audit, InventorySettings settings, RedisStockReader reader) {
+            AuditMapper audit, InventorySettings settings, RedisStockReader reader) {
         this.reader = reader;
         this.catalog = catalog;
         this.cancel = cancel;
@@ -44,7 +46,7 @@ public class Repairs {
                 && done.outcome() instanceof io.github.flashstock.inventory.rebuild.ReloadOutcome.Reloaded;
         String detail = rebuild.toString();
         if (applied) {
-            audit.record("RELOAD_SKU", skuId, null, null, detail, actor);
+            audit.record(AuditMapper.RELOAD_SKU, skuId, null, null, detail, actor);
         }
         return new Result(applied, detail);
     }
@@ -71,12 +73,12 @@ public class Repairs {
         }
         sales.cancelled(xid, reservationId, 0, skuId, applied.quantity());
         String detail = "released " + applied.quantity() + " unit(s); TC: " + status;
-        audit.record("RELEASE_RESERVATION", skuId, xid, reservationId, detail, actor);
+        audit.record(AuditMapper.RELEASE_RESERVATION, skuId, xid, reservationId, detail, actor);
         return new Result(true, detail);
     }
 
     /** One page ({@code page} from 1) of the repairs run on the SKU, oldest first. */
-    public IPage<RepairAuditEntry> auditOf(String skuId, long page, long size) {
+    public IPage<AuditEntry> auditOf(String skuId, long page, long size) {
         return audit.of(skuId, page, size);
     }
 }

@@ -15,6 +15,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Null;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
+import io.github.flashstock.inventory.stock.AuditMapper;
+import java.security.Principal;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -37,9 +39,11 @@ import org.springframework.web.bind.annotation.RestController;
 class HandoverController {
 
     private final StockHandover handover;
+    private final AuditMapper audit;
 
-    HandoverController(StockHandover handover) {
+    HandoverController(StockHandover handover, AuditMapper audit) {
         this.handover = handover;
+        this.audit = audit;
     }
 
     /**
@@ -64,9 +68,15 @@ class HandoverController {
     ResponseEntity<?> handOver(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
                                @RequestHeader(name = "Idempotency-Key", required = false)
                                @Pattern(regexp = AdminController.OPERATION_ID) String key,
-                               @Valid @RequestBody HandoverRequest body) {
+                               @Valid @RequestBody HandoverRequest body, Principal admin) {
         String operation = key == null ? UUID.randomUUID().toString() : key;
-        StockHandover.Result result = handover.handOver(skuId, body.toDirection(), body.units(), operation, "operator");
+        StockHandover.Result result = handover.handOver(skuId, body.toDirection(), body.units(), operation,
+                "operator " + admin.getName());
+        if (result instanceof StockHandover.Result.Done || result instanceof StockHandover.Result.Pending) {
+            audit.record(AuditMapper.HANDOVER, skuId, null, operation, body.direction() + " of " + body.units()
+                    + " unit(s) under operation " + operation + (result instanceof StockHandover.Result.Pending
+                    ? " (MySQL's step done, Redis's under way)" : ""), admin.getName());
+        }
         if (result instanceof StockHandover.Result.Done done) {
             return ResponseEntity.ok(done.row());
         }

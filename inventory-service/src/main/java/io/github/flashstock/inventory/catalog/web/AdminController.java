@@ -3,6 +3,7 @@ package io.github.flashstock.inventory.catalog.web;
 import com.baomidou.mybatisplus.core.metadata.IPage;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
+import io.github.flashstock.inventory.stock.AuditMapper;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.SkuStockRow;
 import io.github.flashstock.inventory.stock.web.Problems;
@@ -16,6 +17,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
+import java.security.Principal;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -41,10 +43,13 @@ public class AdminController {
 
     private final StockCatalog catalog;
     private final SegmentCounts segmentCounts;
+    /** Every change made here is recorded with the admin who made it. */
+    private final AuditMapper audit;
 
-    AdminController(StockCatalog catalog, SegmentCounts segmentCounts) {
+    AdminController(StockCatalog catalog, SegmentCounts segmentCounts, AuditMapper audit) {
         this.catalog = catalog;
         this.segmentCounts = segmentCounts;
+        this.audit = audit;
     }
 
     record CreateSku(@NotNull @PositiveOrZero Long stocked, @Positive Integer perUserLimit,
@@ -77,11 +82,17 @@ public class AdminController {
 
     /** Creates a SKU in MySQL and Redis: 201, or 409 {@code sku-exists} (nothing overwritten). */
     @PutMapping("/{skuId}")
-    ResponseEntity<?> create(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @Valid @RequestBody CreateSku body) {
+    ResponseEntity<?> create(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @Valid @RequestBody CreateSku body,
+                             Principal admin) {
         int segments = body.segments() == null ? segmentCounts.countFor(skuId) : body.segments();
         return switch (catalog.create(skuId, body.stocked(), body.perUserLimit(), segments)) {
-            case CREATED -> ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "stocked", body.stocked(),
-                    "segments", segments));
+            case CREATED -> {
+                audit.record(AuditMapper.CREATE_SKU, skuId, null, null, "created with " + body.stocked()
+                        + " unit(s), per-user limit " + body.perUserLimit() + ", " + segments + " segment(s)",
+                        admin.getName());
+                yield ResponseEntity.status(HttpStatus.CREATED).body(Map.of("skuId", skuId, "stocked",
+                        body.stocked(), "segments", segments));
+            }
             case ALREADY_EXISTS -> {
                 ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "sku-exists", "SKU exists",
                         "SKU " + skuId + " exists; restock it instead");
@@ -97,10 +108,13 @@ public class AdminController {
      * the open reservations hold more than MySQL has available (nothing changed); 404 for an unknown SKU.
      */
     @PostMapping("/{skuId}/reload")
-    ResponseEntity<?> reload(@PathVariable @Pattern(regexp = SKU_ID) String skuId) {
+    ResponseEntity<?> reload(@PathVariable @Pattern(regexp = SKU_ID) String skuId, Principal admin) {
         StockCatalog.Rebuild rebuild = catalog.rebuild(skuId);
         if (rebuild instanceof StockCatalog.Rebuild.Done done
                 && done.outcome() instanceof ReloadOutcome.Reloaded r) {
+            audit.record(AuditMapper.REBUILD_SKU, skuId, null, null, "rebuilt in Redis from MySQL: available "
+                    + r.available() + ", reserved " + r.reserved() + ", sold " + r.sold() + ", "
+                    + r.openReservations() + " open reservation(s)", admin.getName());
             return ResponseEntity.ok(Map.of("skuId", skuId, "available", r.available(), "reserved", r.reserved(), "sold", r.sold(),
                     "openReservations", r.openReservations()));
         }
@@ -130,11 +144,16 @@ public class AdminController {
     ResponseEntity<?> restock(@PathVariable @Pattern(regexp = SKU_ID) String skuId,
                               @RequestHeader(name = "Idempotency-Key", required = false)
                               @Pattern(regexp = OPERATION_ID) String key,
-                              @Valid @RequestBody Restock body) {
+                              @Valid @RequestBody Restock body, Principal admin) {
         String operation = key == null ? UUID.randomUUID().toString() : key;
         return catalog.restock(skuId, body.quantity(), operation)
-                .<ResponseEntity<?>>map(s -> ResponseEntity.ok(Map.of("skuId", skuId, "stocked", s.stocked(),
-                        "available", s.available())))
+                .<ResponseEntity<?>>map(s -> {
+                    audit.record(AuditMapper.RESTOCK, skuId, null, operation, "restock of " + body.quantity()
+                            + " unit(s) under operation " + operation + " (a replay adds nothing): stocked "
+                            + s.stocked(), admin.getName());
+                    return ResponseEntity.ok(Map.of("skuId", skuId, "stocked", s.stocked(), "available",
+                            s.available()));
+                })
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
 }

@@ -7,6 +7,7 @@ import io.github.flashstock.inventory.console.ClusterReadings;
 import io.github.flashstock.inventory.console.InstanceReading;
 import io.github.flashstock.inventory.console.InstanceReadings;
 import io.github.flashstock.inventory.console.SkuSettingsPublisher;
+import io.github.flashstock.inventory.stock.AuditMapper;
 import io.github.flashstock.inventory.stock.SegmentCounts;
 import io.github.flashstock.inventory.stock.web.Problems;
 import io.github.flashstock.support.web.BadInputAdvice;
@@ -16,6 +17,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +46,11 @@ class ConsoleController {
     private final ClusterReadings cluster;
     private final SkuSettingsPublisher settings;
     private final StockCatalog catalog;
+    private final AuditMapper audit;
 
     ConsoleController(InstanceReadings instance, ClusterReadings cluster, SkuSettingsPublisher settings,
-                      StockCatalog catalog) {
+                      StockCatalog catalog, AuditMapper audit) {
+        this.audit = audit;
         this.instance = instance;
         this.cluster = cluster;
         this.settings = settings;
@@ -84,7 +88,7 @@ class ConsoleController {
      */
     @PutMapping("/admin/skus/{skuId}/settings")
     ResponseEntity<?> settings(@PathVariable @Pattern(regexp = AdminController.SKU_ID) String skuId,
-                               @Valid @NotNull @RequestBody SkuSettings body) {
+                               @Valid @NotNull @RequestBody SkuSettings body, Principal admin) {
         if (body.segments() == null && body.allotment() == null) {
             return invalid("give segments, allotment or both");
         }
@@ -107,6 +111,9 @@ class ConsoleController {
         }
         switch (result.outcome()) {
             case PUBLISHED:
+                audit.record(AuditMapper.SKU_SETTINGS, skuId, null, null, "published to " + result.dataId() + " ("
+                        + result.group() + "):" + (body.segments() == null ? "" : " segments " + body.segments())
+                        + (body.allotment() == null ? "" : " allotment " + body.allotment()), admin.getName());
                 return ResponseEntity.status(HttpStatus.ACCEPTED).body(answer);
             case NOT_LIVE:
                 return problem(HttpStatus.CONFLICT, "settings-not-live", "Settings are not live", result, skuId);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.reconciliation.ReconciliationReport;
-import io.github.flashstock.inventory.reconciliation.RepairAuditEntry;
+import io.github.flashstock.inventory.stock.AuditEntry;
 import io.github.flashstock.inventory.reconciliation.Repairs;
 import io.github.flashstock.inventory.stock.StockKeys;
 import io.github.flashstock.support.web.Paging;
@@ -100,26 +100,26 @@ class ReconciliationController {
      * reload has no {@code xid} nor {@code reservation_key}).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record AuditEntry(String action, @JsonProperty("sku_id") String skuId, String xid,
-                      @JsonProperty("reservation_key") String reservationKey, String detail, String actor,
-                      @JsonProperty("created_at") Instant createdAt) {
+    record AuditView(String action, @JsonProperty("sku_id") String skuId, String xid,
+                     @JsonProperty("reservation_key") String reservationKey, String detail, String actor,
+                     @JsonProperty("created_at") Instant createdAt) {
 
-        static AuditEntry of(RepairAuditEntry e) {
-            return new AuditEntry(e.getAction(), e.getSkuId(), e.getXid(), e.getReservationKey(), e.getDetail(),
+        static AuditView of(AuditEntry e) {
+            return new AuditView(e.getAction(), e.getSkuId(), e.getXid(), e.getReservationKey(), e.getDetail(),
                     e.getActor(), e.getCreatedAt());
         }
     }
 
-    /** The repairs run on the SKU, oldest first, a page at a time ({@link Paging}). */
+    /** What operators did to the SKU (repairs, creation, restocks, handovers, settings), oldest first, a page at a time ({@link Paging}). */
     @GetMapping("/skus/{skuId}/audit")
-    Listing<AuditEntry> audit(@PathVariable @Pattern(regexp = ID) String skuId,
+    Listing<AuditView> audit(@PathVariable @Pattern(regexp = ID) String skuId,
                               @RequestParam(defaultValue = Paging.DEFAULT_PAGE)
                               @Min(value = 1, message = Paging.PAGE_RULE) int page,
                               @RequestParam(defaultValue = Paging.DEFAULT_SIZE_TEXT)
                               @Min(value = 1, message = Paging.SIZE_RULE)
                               @Max(value = Paging.MAX_SIZE, message = Paging.SIZE_RULE) int size) {
-        IPage<RepairAuditEntry> entries = repairs.auditOf(skuId, page, size);
-        return new Listing<>(entries.getRecords().stream().map(AuditEntry::of).toList(), entries.getCurrent(),
+        IPage<AuditEntry> entries = repairs.auditOf(skuId, page, size);
+        return new Listing<>(entries.getRecords().stream().map(AuditView::of).toList(), entries.getCurrent(),
                 entries.getSize(), entries.getTotal());
     }
 

@@ -38,6 +38,8 @@ class HandoverListingTest {
     MockMvc mvc;
     @MockitoBean
     StockHandover handover;
+    @MockitoBean
+    io.github.flashstock.inventory.stock.AuditMapper audit;
 
     @Test
     void answersThePageAskedForWithItsTotal() throws Exception {

@@ -37,6 +37,8 @@ class SkuListingTest {
     StockCatalog catalog;
     @MockitoBean
     SegmentCounts segments;
+    @MockitoBean
+    io.github.flashstock.inventory.stock.AuditMapper audit;
 
     @Test
     void answersThePageWithMysqlsCountsAndTheTotal() throws Exception {

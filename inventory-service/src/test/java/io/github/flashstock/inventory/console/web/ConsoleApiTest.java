@@ -60,6 +60,8 @@ class ConsoleApiTest {
     SkuSettingsPublisher publisher;
     @MockitoBean
     StockCatalog catalog;
+    @MockitoBean
+    io.github.flashstock.inventory.stock.AuditMapper audit;
 
     @BeforeEach
     void aKnownSku() {
@@ -145,13 +147,20 @@ class ConsoleApiTest {
     @Test
     void publishesAGoodChangeAndSaysWhere() throws Exception {
         given(publisher.publish("hot-1", 4, "20%")).willReturn(new SkuSettingsPublisher.Result(
-                SkuSettingsPublisher.Outcome.PUBLISHED, "inventory-service.yaml", "DEFAULT_GROUP", "published"));
+                SkuSettingsPublisher.Outcome.PUBLISHED, "inventory-service-skus.yaml", "DEFAULT_GROUP",
+                "published"));
 
         settings("hot-1", "{\"segments\":4,\"allotment\":\"20%\"}")
                 .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.dataId").value("inventory-service.yaml"))
+                .andExpect(jsonPath("$.dataId").value("inventory-service-skus.yaml"))
                 .andExpect(jsonPath("$.segments").value(4))
                 .andExpect(jsonPath("$.allotment").value("20%"));
+
+        // the admin the token names is the audit's actor
+        verify(audit).record(org.mockito.ArgumentMatchers.eq("SKU_SETTINGS"), org.mockito.ArgumentMatchers.eq("hot-1"),
+                org.mockito.ArgumentMatchers.isNull(), org.mockito.ArgumentMatchers.isNull(),
+                org.mockito.ArgumentMatchers.contains("segments 4 allotment 20%"),
+                org.mockito.ArgumentMatchers.eq("admin"));
     }
 
     @ParameterizedTest

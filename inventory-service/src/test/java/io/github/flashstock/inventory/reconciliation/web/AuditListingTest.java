@@ -11,7 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import com.baomidou.mybatisplus.extension.plugins.pagination.Page;
 import io.github.flashstock.inventory.WebSliceSettings;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
-import io.github.flashstock.inventory.reconciliation.RepairAuditEntry;
+import io.github.flashstock.inventory.stock.AuditEntry;
 import io.github.flashstock.inventory.reconciliation.Repairs;
 import java.time.Instant;
 import java.util.List;
@@ -47,14 +47,14 @@ class AuditListingTest {
 
     @Test
     void answersThePageAskedForUnderTheColumnNames() throws Exception {
-        RepairAuditEntry reload = new RepairAuditEntry();
+        AuditEntry reload = new AuditEntry();
         reload.setId(7L);
         reload.setAction("RELOAD_SKU");
         reload.setSkuId("hot-1");
         reload.setDetail("reloaded");
         reload.setActor("alice");
         reload.setCreatedAt(Instant.parse("2026-12-03T10:00:00Z"));
-        Page<RepairAuditEntry> page = new Page<>(3, 1, 4);
+        Page<AuditEntry> page = new Page<>(3, 1, 4);
         page.setRecords(List.of(reload));
         given(repairs.auditOf("hot-1", 3, 1)).willReturn(page);
 

@@ -1,4 +1,4 @@
-package io.github.flashstock.inventory.reconciliation;
+package io.github.flashstock.inventory.stock;
 
 import com.baomidou.mybatisplus.annotation.IdType;
 import com.baomidou.mybatisplus.annotation.TableId;
@@ -6,12 +6,13 @@ import com.baomidou.mybatisplus.annotation.TableName;
 import java.time.Instant;
 
 /**
- * One {@code repair_audit} row: which repair ({@code action} RELOAD_SKU or RELEASE_RESERVATION) on which SKU or
- * reservation, what it found and did, who asked. A JavaBean rather than a record: MyBatis-Plus writes the generated
+ * One {@code repair_audit} row, the record of what an operator did: which action ({@link AuditMapper}'s actions: a
+ * repair, a SKU created or restocked, units handed over, settings published) on which SKU or reservation, what it
+ * found and did, who asked (the admin the bearer token names). A JavaBean rather than a record: MyBatis-Plus writes the generated
  * {@code id} back through a setter, and its lambda conditions read getters.
  */
 @TableName("repair_audit")
-public class RepairAuditEntry {
+public class AuditEntry {
 
     @TableId(type = IdType.AUTO)
     private Long id;
