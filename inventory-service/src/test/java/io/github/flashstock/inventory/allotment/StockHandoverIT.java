@@ -109,7 +109,7 @@ class StockHandoverIT extends InventoryITSupport {
         assertThat(history.getBody().path("total").asLong()).isEqualTo(2);
         assertThat(history.getBody().path("items")).hasSize(2);
         assertThat(history.getBody().path("items").get(0).path("direction").asText()).isEqualTo("TO_REDIS");
-        assertThat(history.getBody().path("items").get(1).path("reason").asText()).isEqualTo("operator");
+        assertThat(history.getBody().path("items").get(1).path("reason").asText()).as("the admin the token names").isEqualTo("operator admin");
         assertAgree(sku, 100);
     }
 
