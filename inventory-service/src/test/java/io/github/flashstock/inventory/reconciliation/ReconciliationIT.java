@@ -171,10 +171,13 @@ class ReconciliationIT extends InventoryITSupport {
         for (String[] expected : new String[][] {{edited, "RELOAD_SKU"}, {stale, "RELEASE_RESERVATION"}}) {
             JsonNode audit = http.exchange("/admin/reconciliation/skus/" + expected[0] + "/audit", HttpMethod.GET,
                     new HttpEntity<>(null, admin()), JsonNode.class).getBody();
-            assertThat(audit.path("total").asLong()).isEqualTo(1);
-            assertThat(audit.path("items")).hasSize(1);
-            assertThat(audit.path("items").get(0).path("action").asText()).isEqualTo(expected[1]);
-            assertThat(audit.path("items").get(0).path("sku_id").asText()).isEqualTo(expected[0]);
+            // oldest first: the SKU's creation, then the repair, each once
+            assertThat(audit.path("total").asLong()).isEqualTo(2);
+            assertThat(audit.path("items")).hasSize(2);
+            assertThat(audit.path("items").get(0).path("action").asText()).isEqualTo("CREATE_SKU");
+            assertThat(audit.path("items").get(1).path("action").asText()).isEqualTo(expected[1]);
+            assertThat(audit.path("items").get(1).path("sku_id").asText()).isEqualTo(expected[0]);
+            assertThat(audit.path("items").get(1).path("actor").asText()).isEqualTo("admin");
         }
     }
 
