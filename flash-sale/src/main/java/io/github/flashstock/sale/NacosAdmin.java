@@ -135,8 +135,9 @@ public final class NacosAdmin {
     }
 
     /**
-     * Registers {@code ip:port} as a persistent instance of the service in this namespace and group, as anyone with
-     * the registry's credentials (or none, with auth off) could; true when Nacos accepted it.
+     * Registers {@code ip:port} as an instance of the service in this namespace and group, as anyone with the
+     * registry's credentials (or none, with auth off) could; true when Nacos accepted it. Ephemeral, as the services'
+     * own are (Nacos keeps one kind per service): without heartbeats Nacos marks it unhealthy after 15 s.
      */
     public boolean register(String serviceName, String ip, int port) {
         HttpResponse<String> answer = send(post("/nacos/v1/ns/instance", instance(serviceName, ip, port)));
@@ -160,7 +161,7 @@ public final class NacosAdmin {
         }
         form.put("ip", ip);
         form.put("port", Integer.toString(port));
-        form.put("ephemeral", "false");
+        form.put("ephemeral", "true");
         return form;
     }
 

@@ -97,7 +97,9 @@ class NacosAuthIT {
         assertThat(imported.exitCode()).as(imported.output()).isZero();
         String password = "svc-" + UUID.randomUUID();
         admin.createUser("flashstock-services", password, new java.util.LinkedHashMap<>(Map.of(
-                "public:DEFAULT_GROUP:config/*", "r",
+                // every group: Nacos checks a client's batch of config listeners against group "*", so a narrower
+                // read grant leaves the service without the pushes of its settings
+                "public:*:config/*", "r",
                 "public:DEFAULT_GROUP:config/inventory-service-skus.yaml", "rw",
                 "public:DEFAULT_GROUP:naming/*", "rw")));
         NacosAdmin service = new NacosAdmin(connection().withCredentials("flashstock-services", password));

@@ -342,8 +342,8 @@ class NacosModeIT {
             SaleConsoleBrowser.Message segmented = page.awaitMessage();
             assertThat(segmented.ok()).as(segmented.text()).isTrue();
             assertThat(segmented.text()).contains("published in Nacos");
-            assertThat(nacos.read("inventory-service.yaml")).hasValueSatisfying(yaml -> assertThat(yaml)
-                    .contains(quiet + ": 4").contains("# per-SKU overrides, e.g.  hot-phone-128g: 8"));
+            assertThat(nacos.read("inventory-service-skus.yaml")).hasValueSatisfying(yaml -> assertThat(yaml)
+                    .contains("\"[" + quiet + "]\": 4").contains("# Per-SKU settings that the sale console publishes"));
             await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
                 assertThat(http.stock(quiet).path("redis").path("segments").asInt()).isEqualTo(4);
                 assertThat(page.field(quiet, "redis.segments")).isEqualTo("4");
