@@ -7,9 +7,11 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.function.Function;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -33,6 +35,11 @@ public class OrderRateLimiting {
     @Bean
     OrderRateLimits orderRateLimits(OrderRateSettings settings, MeterRegistry meters) {
         return new OrderRateLimits(settings, meters);
+    }
+
+    @EventListener
+    void warmUp(ApplicationReadyEvent ready) {
+        ready.getApplicationContext().getBean(OrderRateLimits.class).warmUp();
     }
 
     /** The filter that takes one order from the client address's bucket. */

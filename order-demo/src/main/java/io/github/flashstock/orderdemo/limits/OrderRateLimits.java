@@ -137,6 +137,25 @@ public final class OrderRateLimits implements DisposableBean {
                 Math.max(1, Duration.ofNanos(probe.getNanosToWaitForRefill()).toMillis() / 1000 + 1));
     }
 
+    /**
+     * Connects and makes one round trip through a bucket of its own before the first order: the first check of a cold
+     * process (the connection, Bucket4j's first compare-and-swap) takes longer than {@link OrderRateSettings#timeout()}
+     * and would otherwise send this instance to count on its own for its first seconds. Run once the service is ready;
+     * a failure is the same fallback as an order's.
+     */
+    void warmUp() {
+        ProxyManager<String> buckets = shared();
+        if (buckets == null) {
+            return;
+        }
+        try {
+            buckets.getProxy("orders:rate:{warm-up}", () -> perBuyer).getAvailableTokens();
+        } catch (RuntimeException e) {
+            log.info("Rate limits: the warm-up round trip to Redis failed ({}); orders will connect again",
+                    e.getMessage());
+        }
+    }
+
     @Override
     public void destroy() {
         StatefulRedisConnection<String, byte[]> connection = this.connection;
