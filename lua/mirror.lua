@@ -44,6 +44,8 @@
 --                         many: its units go back to available (the segments its record names; an emptied draining
 --                         segment's units to an active one), sold and the buyer's count down by them, a RETURNED
 --                         event in the stream, and the record then becomes the MySQL store's, as for MIRRORED
+-- A record book.lua wrote before the MySQL store's Try (state MYSQL, booked = 1, its units counted) is met like one
+-- this script wrote: the units are counted already; the first time the script runs for the row, booked goes.
 -- Idempotency: the record remembers what it added to the buyer's count and the MySQL state it reflects, so a replay
 -- adds nothing, and a round that read the row before it ended (TRIED) changes nothing once another round has
 -- written its end (CONFIRMED or CANCELLED: the MySQL store's states only move forward).
@@ -129,11 +131,14 @@ if refusal then
   redis.call('HSET', fence, 'state', 'REFUSED', 'quantity', 0, 'user', user, 'mirrored', 1, 'counted', 0,
     'mysql_state', 'REFUSED', 'refused_code', refusal[1], 'refused_a', refusal[2], 'refused_b', refusal[3],
     'refused_key', stock, 'ended_at', now_millis())
+  redis.call('HDEL', fence, 'booked')
   redis.call('EXPIRE', fence, retention)
   return {code, 0}
 end
 redis.call('HSET', fence, 'state', mysql_state == 'CANCELLED' and 'CANCELLED' or 'MYSQL', 'quantity', units,
   'user', user, 'mirrored', 1, 'counted', wanted, 'mysql_state', mysql_state)
+-- a record book.lua wrote ahead of the MySQL store's Try is the row's own from now on: no RELEASE may remove it
+redis.call('HDEL', fence, 'booked')
 if wanted > 0 then
   -- when the buyer's count first held these units: a Redis Try of the buyer before it could not see them (the lag
   -- the per-user limit has across the two stores, docs/design.md "When Redis is down")

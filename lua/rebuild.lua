@@ -16,11 +16,19 @@
 --           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n
 --           pairs (operation id, units: for one towards MySQL, those its counters leave out; towards Redis, those
 --           its counters include)
+-- ARGV[...] after those, the MySQL store's rows of the SKU (every state), so that Redis counts them as mirror.lua
+--           would: their count m, then m quadruples (fence key, units, user id, state TRIED | CONFIRMED | CANCELLED |
+--           REFUSED)
+-- ARGV[...] after those, each buyer's units as the durable record has them (CONFIRMED rows of both stores and the
+--           MySQL store's TRIED ones): their count b, then b pairs (user id, units)
 -- ARGV[...] after those, the fence keys of open reservations the ledger records as CONFIRMED
 --
 -- Reply {code, available, sold, closed as confirmed, closed as cancelled}
 --   0 REBUILT  every open (TRIED) reservation is closed: CONFIRMED where ARGV names it (its units are in MySQL's
---                sold), CANCELLED otherwise (its units go back, the buyer's count drops); sold = MySQL sold,
+--                sold), CANCELLED otherwise (its units go back, the buyer's count drops); each of the MySQL store's
+--                rows has the record mirror.lua would write (a TRIED or CONFIRMED row's units counted, a lost record
+--                written again; a record of an ended row counts nothing); each buyer's count is what the durable
+--                record says, so a buyer never gets more than the limit after a Redis that lost writes; sold = MySQL sold,
 --                reserved = 0, available = MySQL stocked - sold - reserved, spread evenly over the segments;
 --                segments past the count are removed; epoch = this server's run id, so the SKU sells again
 --   1 NOT_STALE  the SKU's epoch is this server's run id already (rebuilt by someone else, or never stale):
@@ -38,8 +46,20 @@ local mysql_reserved = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local retention = tonumber(ARGV[5])
 local confirmed = {}
-local handovers, handovers_kept, fences_from = handovers_at(7)
-for i = fences_from, #ARGV do
+local handovers, handovers_kept, rows_from = handovers_at(7)
+local mysql_rows = {}
+local m = tonumber(ARGV[rows_from])
+for i = 1, m do
+  local at = rows_from + 4 * (i - 1)
+  mysql_rows[i] = {fence = ARGV[at + 1], units = tonumber(ARGV[at + 2]), user = ARGV[at + 3], state = ARGV[at + 4]}
+end
+local buyers_from = rows_from + 1 + 4 * m
+local buyer_counts = {}
+local b = tonumber(ARGV[buyers_from])
+for i = 1, b do
+  buyer_counts[i] = {ARGV[buyers_from + 2 * i - 1], tonumber(ARGV[buyers_from + 2 * i])}
+end
+for i = buyers_from + 1 + 2 * b, #ARGV do
   confirmed[ARGV[i]] = true
 end
 local sku = fields(stock, 'segments', 'seg_span', 'epoch')
@@ -69,6 +89,33 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
     redis.call('EXPIRE', fence, retention)
   end
   redis.call('SREM', open_key, fence)
+end
+
+-- the MySQL store's reservations, as mirror.lua leaves them: a lost record of a TRIED or CONFIRMED row is written
+-- again, and every record of the store counts what its row holds now (what the buyer counts below assume)
+for _, row in ipairs(mysql_rows) do
+  local wanted = (row.state == 'TRIED' or row.state == 'CONFIRMED') and row.units or 0
+  local record = fields(row.fence, 'state', 'mirrored', 'counted')
+  if not record.state then
+    if wanted > 0 then
+      redis.call('HSET', row.fence, 'state', 'MYSQL', 'quantity', row.units, 'user', row.user, 'mirrored', 1,
+        'counted', wanted, 'mysql_state', row.state, 'rebuilt', 1)
+      if row.state == 'CONFIRMED' then
+        redis.call('EXPIRE', row.fence, retention)
+      end
+    end
+  elseif record.mirrored and tonumber(record.counted or '0') ~= wanted then
+    redis.call('HSET', row.fence, 'counted', wanted)
+  end
+end
+-- each buyer's count, from the durable record
+for _, bc in ipairs(buyer_counts) do
+  local key = stock .. ':buyer:' .. bc[1]
+  if bc[2] > 0 then
+    redis.call('SET', key, bc[2])
+  else
+    redis.call('DEL', key)
+  end
 end
 
 local available = stocked - sold - mysql_reserved

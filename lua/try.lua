@@ -24,7 +24,9 @@
 --   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record, or one saying the MySQL store holds
 --                         the reservation (state MYSQL, see mirror.lua): a replay, nothing changed
 --   2 INSUFFICIENT_STOCK  a = units available on the SKU
---   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds
+--   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds (in either store: Redis
+--                              counts the MySQL store's units too, see mirror.lua). Checked before the stock: a
+--                              buyer at the limit gets this answer even when the SKU is short
 --   4 RESERVATION_CANCELLED    a Cancel for this reservation came before this Try (anti-suspension), or the
 --                              MySQL store cancelled it (a CANCELLED record written by mirror.lua)
 --   5 UNKNOWN_SKU         the SKU has no stock hash in Redis (not created, or not loaded yet)
@@ -140,6 +142,16 @@ local function try_one(xid, reservation, branch, user, lines)
       if st == 'stale' then
         return STALE_SKU, i, 0, 0
       end
+      -- the buyer's limit first: a buyer at the limit is refused for it here, whatever the stock, so the Try never
+      -- falls through to the MySQL store's allotment on a refusal for want of stock (docs/design.md, "One buyer
+      -- count")
+      local buyer = stock .. ':buyer:' .. user
+      if st.limit > 0 then
+        local held = tonumber(redis.call('GET', buyer) or '0') + (buyers[buyer] or 0)
+        if held + quantity > st.limit then
+          return PURCHASE_LIMIT_EXCEEDED, i, st.limit, held
+        end
+      end
       local first = start_segment(xid, reservation, st.count)
       local left = quantity
       local available = 0
@@ -161,13 +173,6 @@ local function try_one(xid, reservation, branch, user, lines)
       end
       if left > 0 then
         return INSUFFICIENT_STOCK, i, available, 0
-      end
-      local buyer = stock .. ':buyer:' .. user
-      if st.limit > 0 then
-        local held = tonumber(redis.call('GET', buyer) or '0') + (buyers[buyer] or 0)
-        if held + quantity > st.limit then
-          return PURCHASE_LIMIT_EXCEEDED, i, st.limit, held
-        end
       end
       plans[#plans + 1] = {st = st, stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
     end

@@ -245,8 +245,10 @@ public final class DrillRunner implements AutoCloseable {
         StillRead.Result<List<DrillReport.SkuOutcome>> stillRead = StillRead.read(() -> state.handovers(skuIds), () -> {
             List<DrillReport.SkuOutcome> read = new ArrayList<>();
             Map<String, List<long[]>> bought = state.boughtByBuyer(skuIds);
+            Map<String, List<Long>> inOrders = state.boughtInOrders(skuIds);
             for (String sku : skuIds.stream().sorted().toList()) {
-                read.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of())));
+                read.add(outcome(state, sku, orders, bought.getOrDefault(sku, List.of()),
+                        inOrders.getOrDefault(sku, List.of())));
             }
             return read;
         }, 20, () -> ServiceProcess.sleep(Duration.ofMillis(500)));
@@ -546,23 +548,26 @@ public final class DrillRunner implements AutoCloseable {
     }
 
     /**
-     * @param bought per buyer of the SKU, the units of its CONFIRMED reservations in Redis and in the MySQL store
+     * @param bought   per buyer of the SKU, the units of its CONFIRMED reservations in Redis and in the MySQL store
+     * @param inOrders per buyer of the SKU, the units of its CONFIRMED orders: what the buyer got
      */
     private static DrillReport.SkuOutcome outcome(StateReader state, String sku,
-                                                  Map<String, StateReader.OrderRow> orders, List<long[]> bought) {
-        long inOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
+                                                  Map<String, StateReader.OrderRow> orders, List<long[]> bought,
+                                                  List<Long> inOrders) {
+        long unitsInOrders = orders.values().stream().filter(o -> o.status().equals("CONFIRMED"))
                 .mapToLong(o -> o.units().getOrDefault(sku, 0)).sum();
         InventoryApi.StockView stock = state.stock(sku);
         long limit = stock.mysql() == null || stock.mysql().perUserLimit() == null ? 0 : stock.mysql().perUserLimit();
         int inAStore = 0;
         int across = 0;
+        long most = inOrders.stream().mapToLong(Long::longValue).max().orElse(0);
         if (limit > 0) {
             for (long[] b : bought) {
                 inAStore += b[0] > limit || b[1] > limit ? 1 : 0;
-                across += b[0] + b[1] > limit ? 1 : 0;
             }
+            across = (int) inOrders.stream().filter(units -> units > limit).count();
         }
-        return new DrillReport.SkuOutcome(sku, StockCounts.of(stock), inOrders, inAStore, across);
+        return new DrillReport.SkuOutcome(sku, StockCounts.of(stock), unitsInOrders, inAStore, across, most, limit);
     }
 
     /**

@@ -417,11 +417,16 @@ public final class FlashSale {
         Map<String, Integer> refused = new TreeMap<>();
         Map<String, Integer> errors = new TreeMap<>();
         Map<String, Long> confirmedUnits = new TreeMap<>();
+        Map<String, Map<String, Long>> byBuyer = new TreeMap<>();
         int confirmed = 0;
         for (Answer a : answers) {
             if (a.status() == 201) {
                 confirmed++;
-                a.purchase().units().forEach((sku, n) -> confirmedUnits.merge(sku, (long) n, Long::sum));
+                a.purchase().units().forEach((sku, n) -> {
+                    confirmedUnits.merge(sku, (long) n, Long::sum);
+                    byBuyer.computeIfAbsent(sku, k -> new TreeMap<>()).merge(a.purchase().userId(), (long) n,
+                            Long::sum);
+                });
             } else if (a.status() == 409) {
                 refused.merge(a.problemType(), 1, Integer::sum);
             } else {
@@ -431,8 +436,10 @@ public final class FlashSale {
         int mismatches = readBack ? checkOrderStates(answers, clients) : 0;
         List<SaleReport.SkuResult> skus = new ArrayList<>();
         for (SalePlan.SkuOnSale sku : readBack ? plan.skus() : List.<SalePlan.SkuOnSale>of()) {
+            long most = byBuyer.getOrDefault(sku.skuId(), Map.of()).values().stream().mapToLong(Long::longValue).max()
+                    .orElse(0);
             skus.add(new SaleReport.SkuResult(sku.skuId(), StockCounts.of(inventory.stock(sku.skuId(), STOCK_PATIENCE)),
-                    confirmedUnits.getOrDefault(sku.skuId(), 0L)));
+                    confirmedUnits.getOrDefault(sku.skuId(), 0L), most, sku.perUserLimit()));
         }
         List<Long> latencies = new ArrayList<>(answers.stream().map(Answer::nanos).toList());
         Collections.sort(latencies);

@@ -19,8 +19,17 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
         duringTheSale = List.copyOf(duringTheSale);
     }
 
-    /** One SKU after the sale: both stores' counts, and the units of its confirmed orders. */
-    public record SkuResult(String skuId, StockCounts stock, long unitsInConfirmedOrders) {
+    /**
+     * One SKU after the sale: both stores' counts, the units of its confirmed orders, and the most units one buyer was
+     * confirmed, against the SKU's per-user limit (0: none).
+     */
+    public record SkuResult(String skuId, StockCounts stock, long unitsInConfirmedOrders, long mostByOneBuyer,
+                            long limit) {
+
+        /** No buyer was confirmed more than the limit. */
+        public boolean limitKept() {
+            return limit <= 0 || mostByOneBuyer <= limit;
+        }
 
         public long stocked() {
             return stock.stocked();
@@ -63,7 +72,7 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
      */
     public boolean balanced() {
         return !skus.isEmpty() && oversold() == 0 && statusMismatches == 0
-                && skus.stream().allMatch(s -> s.storesAgree() && s.unitsAccounted());
+                && skus.stream().allMatch(s -> s.storesAgree() && s.unitsAccounted() && s.limitKept());
     }
 
     public void print(PrintStream out) {
@@ -105,6 +114,10 @@ public record SaleReport(int orders, int confirmed, Map<String, Integer> refused
                 + " reserved)" : "DIFFERENT");
         out.printf("orders vs stock: %s%n", skus.stream().allMatch(SkuResult::unitsAccounted)
                 ? "units of the confirmed orders = units sold" : "DIFFERENT");
+        out.printf("purchase limits: %s%n", skus.stream().filter(s -> s.limit() > 0)
+                .map(s -> s.skuId() + " " + s.mostByOneBuyer() + " of " + s.limit() + " at most to one buyer"
+                        + (s.limitKept() ? "" : " ABOVE THE LIMIT")).reduce((a, b) -> a + "; " + b)
+                .orElse("no SKU with a limit"));
         out.printf("order states:   %s%n", statusMismatches == 0
                 ? "every confirmed order CONFIRMED, every refused one CANCELLED"
                 : statusMismatches + " order(s) not in the state their answer promised");

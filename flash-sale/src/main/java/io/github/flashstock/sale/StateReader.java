@@ -171,6 +171,15 @@ final class StateReader {
         }
     }
 
+    /** Per SKU, each buyer's units in CONFIRMED orders, from order-demo's database. */
+    Map<String, List<Long>> boughtInOrders(Set<String> skuIds) {
+        Map<String, List<Long>> bought = new HashMap<>();
+        forEachRow("orders", "SELECT l.sku_id, SUM(l.quantity) FROM orders o JOIN order_line l ON l.order_id ="
+                + " o.order_id WHERE o.status = 'CONFIRMED' AND l.sku_id IN (?) GROUP BY l.sku_id, o.user_id",
+                skuIds, rs -> bought.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getLong(2)));
+        return bought;
+    }
+
     /** Per SKU and buyer, the units of CONFIRMED reservations {Redis's, the MySQL store's}, from the ledger. */
     Map<String, List<long[]>> boughtByBuyer(Set<String> skuIds) {
         Map<String, List<long[]>> bought = new HashMap<>();

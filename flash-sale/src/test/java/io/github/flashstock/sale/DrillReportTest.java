@@ -71,14 +71,21 @@ class DrillReportTest {
     }
 
     @Test
-    void aBuyerAboveTheLimitInOneStoreMakesADrillUnclean() {
+    void aBuyerAboveTheLimitMakesADrillUncleanUnlessRedisWasCutAndTheReconcilerReportedIt() {
         DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
-        DrillReport.SkuOutcome across = new DrillReport.SkuOutcome("s", fine.stock(), 6, 0, 1);
-        DrillReport.SkuOutcome inAStore = new DrillReport.SkuOutcome("s", fine.stock(), 6, 1, 1);
+        DrillReport.SkuOutcome above = new DrillReport.SkuOutcome("s", fine.stock(), 6, 0, 1, 3, 2);
+        DrillReport.SkuOutcome inAStore = new DrillReport.SkuOutcome("s", fine.stock(), 6, 1, 1, 3, 2);
+        List<String> reported = List.of("LIMIT_EXCESS s {limit=2, buyers=1, unitsAboveLimit=1}");
 
-        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, across).clean())
-                .as("above the limit only across the stores: the lag the design allows").isTrue();
-        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, inAStore).clean()).isFalse();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, List.of(), true, above).clean())
+                .as("with Redis in reach, one count decides: no buyer above the limit").isFalse();
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, above).clean())
+                .as("above the limit while Redis was cut, and not reported").isFalse();
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, reported, true, above).clean())
+                .as("above the limit while Redis was cut, reported: the bound the design states").isTrue();
+        assertThat(report(Drill.TC_KILL, 0, 0, 0, reported, true, above).clean()).isFalse();
+        assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, reported, true, inAStore).clean())
+                .as("a store broke its own rule").isFalse();
         assertThat(report(Drill.REDIS_SPLIT, 0, 0, 0, List.of(), true, inAStore).overLimit()).isEqualTo(1);
     }
 

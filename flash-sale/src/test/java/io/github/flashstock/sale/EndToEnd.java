@@ -67,6 +67,15 @@ final class EndToEnd {
         return configDir.resolve("order-demo.yaml");
     }
 
+    /**
+     * The per-SKU settings file inventory-service imports (its {@code inventory-service-skus.yaml}, absent until a test
+     * writes it); {@link Http#refreshInventoryConfig()} applies a change.
+     */
+    static Path inventorySkuSettings() {
+        services();
+        return configDir.resolve("inventory-service-skus.yaml");
+    }
+
     static Http http() {
         return Http.of(services());
     }

@@ -127,6 +127,21 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** {@code POST /actuator/refresh} on inventory-service, with the admin token. */
+    Reply refreshInventoryConfig() {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/actuator/refresh"))
+                .header("Authorization", "Bearer " + adminToken)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    /** {@code POST /admin/skus/{id}/handovers} of {@code units} in {@code direction} (TO_MYSQL or TO_REDIS). */
+    Reply handover(String skuId, String direction, long units) {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + skuId + "/handovers"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"direction\":\"" + direction + "\",\"units\":" + units
+                        + "}")));
+    }
+
     /** {@code POST /actuator/refresh} on order-demo without the admin token. */
     Reply refreshOrderConfigAnonymously() {
         return send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/refresh"))

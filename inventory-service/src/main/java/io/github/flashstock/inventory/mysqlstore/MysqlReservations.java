@@ -160,11 +160,17 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *
      * @param redisReachable whether Redis answered for this Try (it refused; the allotment is its overflow) or not
      *                       (the MySQL store stands in for it)
+     * @param limitCounted   whether Redis counted the buyer's units towards the limit before ({@code lua/book.lua}):
+     *                       then that one count decided the limit, and this store takes the stock only
      * @return among the refusals {@link TryOutcome.MysqlStoreBusy} when Redis is out of reach, the allotment lacks
      *         the units and Redis's share has some: the truthful answer is "not now", not "sold out"
      */
     public TryOutcome reserve(TryRequest request, boolean redisReachable) {
-        TryGroup.Attempt attempt = new TryGroup.Attempt(request, redisReachable);
+        return reserve(request, redisReachable, false);
+    }
+
+    public TryOutcome reserve(TryRequest request, boolean redisReachable, boolean limitCounted) {
+        TryGroup.Attempt attempt = new TryGroup.Attempt(request, redisReachable, limitCounted);
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
             // inside the caller's transaction: its own statements only, and a deadlock ends that transaction, which
             // only the caller can run again
@@ -172,7 +178,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         }
         try {
             return deadlocks.executeSupplier(() -> request.lines().size() > 1 ? alone(attempt)
-                    : coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable)));
+                    : coalescer.submit(attempt).orElseGet(() -> general(request, redisReachable, limitCounted)));
         } catch (RuntimeException e) {
             if (!Deadlocks.lost(e)) {
                 throw e;
@@ -194,12 +200,12 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     private TryOutcome alone(TryGroup.Attempt attempt) {
         TryRequest request = attempt.request();
         if (request.lines().size() == 1) {
-            Optional<TryOutcome> quick = inOneOrTwoTrips(request);
+            Optional<TryOutcome> quick = inOneOrTwoTrips(request, attempt.limitCounted());
             if (quick.isPresent()) {
                 return quick.get();
             }
         }
-        return general(request, attempt.redisReachable());
+        return general(request, attempt.redisReachable(), attempt.limitCounted());
     }
 
     /**
@@ -209,7 +215,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      * row lock. Any refusal rolls everything back; a reservation with rows already is answered by
      * them.
      */
-    private TryOutcome general(TryRequest request, boolean redisReachable) {
+    private TryOutcome general(TryRequest request, boolean redisReachable, boolean limitCounted) {
         List<StockLine> lines = request.lines().stream().sorted(Comparator.comparing(StockLine::skuId)).toList();
         TryOutcome outcome = tx.execute(status -> {
             for (StockLine line : lines) {
@@ -221,7 +227,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
                 return null; // rows of the reservation exist: answered by what they say once committed, below
             }
             for (StockLine line : lines) {
-                TryOutcome refusal = take(request, line, redisReachable);
+                TryOutcome refusal = take(request, line, redisReachable, limitCounted);
                 if (refusal != null) {
                     status.setRollbackOnly();
                     return refusal;
@@ -255,9 +261,12 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
      *
      * @return the outcome, or empty for the general way
      */
-    private Optional<TryOutcome> inOneOrTwoTrips(TryRequest request) {
+    private Optional<TryOutcome> inOneOrTwoTrips(TryRequest request, boolean limitCounted) {
         StockLine line = request.lines().get(0);
         boolean withLimit = limited.containsKey(line.skuId());
+        if (withLimit && limitCounted) {
+            return Optional.empty(); // the general way takes the stock without counting the buyer again
+        }
         return jdbc.execute((ConnectionCallback<Optional<TryOutcome>>) c -> {
             if (!c.getAutoCommit()) {
                 return Optional.empty(); // inside a transaction of someone else's: its own statements only
@@ -340,7 +349,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     }
 
     /** One line's units out of the allotment; null when taken, the refusal otherwise. */
-    private TryOutcome take(TryRequest request, StockLine line, boolean redisReachable) {
+    private TryOutcome take(TryRequest request, StockLine line, boolean redisReachable, boolean limitCounted) {
         String sku = line.skuId();
         int units = line.quantity();
         if (skus.takeFromReserveWithoutLimit(sku, units) == 1) {
@@ -355,7 +364,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             levels.saw(sku, now.allotmentAvailable());
             return reserveShort(now, units, redisReachable);
         }
-        if (row.perUserLimit() != null) {
+        if (row.perUserLimit() != null && !limitCounted) {
             // the row lock is ours now: every purchase committed before it is counted
             long held = ledger.held(sku, request.userId(), request.xid(), request.reservationId());
             if (held + units > row.perUserLimit()) {

@@ -40,7 +40,8 @@ class MysqlStore implements ReservationStore {
     public TryOutcome reserve(TryRequest request, TryRoute route) {
         String outcome = "error";
         try {
-            TryOutcome result = limit.tryAcquire() ? reservations.reserve(request, route.redisAnswered())
+            TryOutcome result = limit.tryAcquire() ? reservations.reserve(request, route.redisAnswered(),
+                    route.limitCountedInRedis())
                     : new TryOutcome.MysqlStoreBusy(null, "the MySQL store takes at most " + limit.perSecond()
                             + " Tries per second while Redis cannot take them, and that many came this second;"
                             + " nothing was reserved, try again in a moment");

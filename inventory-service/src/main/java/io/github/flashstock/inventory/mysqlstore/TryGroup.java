@@ -49,7 +49,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class TryGroup {
 
     /** One Try of a group, with whether Redis answered for it (it decides "not now" against "sold out"). */
-    record Attempt(TryRequest request, boolean redisReachable) {
+    record Attempt(TryRequest request, boolean redisReachable, boolean limitCounted) {
 
         StockLine line() {
             return request.lines().get(0);
@@ -112,7 +112,7 @@ final class TryGroup {
                 sawShort = true;
                 answers.add(Optional.of(MysqlReservations.reserveShort(row.skuId(), available, row.redisAvailable(), q,
                         a.redisReachable())));
-            } else if (row.perUserLimit() != null
+            } else if (row.perUserLimit() != null && !a.limitCounted()
                     && buyers.getOrDefault(a.request().userId(), 0L) + q > row.perUserLimit()) {
                 answers.add(Optional.of(new TryOutcome.PurchaseLimitExceeded(row.skuId(), q, row.perUserLimit(),
                         buyers.getOrDefault(a.request().userId(), 0L))));

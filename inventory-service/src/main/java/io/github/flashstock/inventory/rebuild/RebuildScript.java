@@ -51,20 +51,22 @@ public class RebuildScript {
                                    Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
                                    Duration lockFor) {
         return RebuildLock.holding(redis, skuId, lockFor, () -> runLocked(skuId, mysqlStocked, mysqlSold,
-                mysqlReserved, limit, fenceRetention, segmentsIfMissing, confirmedFences, HandoverMarks.NONE));
+                mysqlReserved, limit, fenceRetention, segmentsIfMissing, confirmedFences, HandoverMarks.NONE,
+                BuyerCounts.NONE));
     }
 
     /**
      * The script alone, for a caller that holds the SKU's {@link RebuildLock} already; marks {@code handovers}
-     * applied when it rebuilds.
+     * applied when it rebuilds, and sets the buyers' counts (and the MySQL store's records) from {@code buyers}.
      */
     public Outcome runLocked(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                              Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
-                             HandoverMarks handovers) {
+                             HandoverMarks handovers, BuyerCounts buyers) {
         List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
                 Long.toString(mysqlReserved), Integer.toString(limit), Long.toString(fenceRetention.toSeconds()),
                 Integer.toString(segmentsIfMissing)));
         args.addAll(handovers.args());
+        args.addAll(buyers.args());
         args.addAll(confirmedFences);
         return decode(redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray()));
     }

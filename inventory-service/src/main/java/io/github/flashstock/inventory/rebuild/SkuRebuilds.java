@@ -178,7 +178,7 @@ public class SkuRebuilds implements DisposableBean {
                 }
             }
             return script.runLocked(skuId, basis.stocked(), basis.sold(), basis.notRedis(), basis.limit(),
-                    inventory.fenceRetention(), 1, confirmed, basis.handovers());
+                    inventory.fenceRetention(), 1, confirmed, basis.handovers(), buyerCounts(skuId));
         });
         if (done.isEmpty()) {
             return false; // another rebuild holds the lock; the next round looks again
@@ -191,6 +191,24 @@ public class SkuRebuilds implements DisposableBean {
                 + " reservations closed: {} confirmed, {} cancelled", skuId, r.available(), r.sold(),
                 r.closedConfirmed(), r.closedCancelled());
         return true;
+    }
+
+    /**
+     * The SKU's buyers as the ledger has them, read after the drain: no reservation of the lost past is open, so
+     * CONFIRMED rows of both stores and the MySQL store's TRIED ones are what each buyer holds.
+     */
+    private BuyerCounts buyerCounts(String skuId) {
+        List<BuyerCounts.MysqlRow> rows = new ArrayList<>();
+        for (java.util.Map<String, Object> r : ledger.mysqlStoreRows(skuId)) {
+            rows.add(new BuyerCounts.MysqlRow(StockKeys.fence(skuId, (String) r.get("xid"),
+                    (String) r.get("reservationId")), ((Number) r.get("quantity")).longValue(),
+                    (String) r.get("userId"), (String) r.get("state")));
+        }
+        java.util.Map<String, Long> buyers = new java.util.HashMap<>();
+        for (java.util.Map<String, Object> b : ledger.unitsByBuyer(skuId)) {
+            buyers.put((String) b.get("userId"), ((Number) b.get("units")).longValue());
+        }
+        return new BuyerCounts(rows, buyers);
     }
 
     static boolean pause(Duration d) {

@@ -47,6 +47,14 @@ public record Finding(Kind kind, String skuId, Map<String, Object> facts) {
          * the refusal's record made the Confirm take nothing. Facts: xid, reservation id, units asked, refusal, when
          * the Confirm came. Reported on every run; the ledger keeps it.
          */
-        CONFIRM_OF_REFUSED_TRY
+        CONFIRM_OF_REFUSED_TRY,
+        /**
+         * Buyers bought more of the SKU than its per-user limit, counting both stores' sales. While Redis can be asked,
+         * one count decides the limit and this cannot happen; while it cannot, the MySQL store counts from the ledger,
+         * which learns of Redis's units late, so a buyer may get at most the units they had in flight in Redis then
+         * (docs/design.md, "One buyer count"). Facts: the limit, how many buyers, the units above the limit in all, and
+         * the first buyers with their units. Reported on every run: nothing repairs a sale.
+         */
+        LIMIT_EXCESS
     }
 }

@@ -102,6 +102,24 @@ public class Reconciler {
         return report;
     }
 
+    /** Buyers above the SKU's per-user limit across both stores' sales ({@link Finding.Kind#LIMIT_EXCESS}). */
+    private Optional<Finding> limitExcess(String sku, SkuStockRow row) {
+        if (row.perUserLimit() == null || row.perUserLimit() <= 0) {
+            return Optional.empty();
+        }
+        List<Map<String, Object>> above = ledger.aboveLimit(sku, row.perUserLimit());
+        if (above.isEmpty()) {
+            return Optional.empty();
+        }
+        long excess = above.stream().mapToLong(b -> ((Number) b.get("units")).longValue() - row.perUserLimit()).sum();
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("limit", row.perUserLimit());
+        facts.put("buyers", above.size());
+        facts.put("unitsAboveLimit", excess);
+        facts.put("examples", above.stream().limit(5).map(b -> b.get("userId") + ":" + b.get("units")).toList());
+        return Optional.of(new Finding(Finding.Kind.LIMIT_EXCESS, sku, facts));
+    }
+
     /** The findings for one SKU, the MySQL store's included. */
     public List<Finding> check(String sku) {
         return check(sku, true);
@@ -133,6 +151,7 @@ public class Reconciler {
         if (withMysqlStore) {
             findings.addAll(mysqlStore(sku, now));
         }
+        limitExcess(sku, now).ifPresent(findings::add);
         for (RedisStockReader.OversoldConfirm o : redis.oversoldConfirms(sku)) {
             findings.add(new Finding(Finding.Kind.OVERSOLD_CONFIRM, sku,
                     Map.of("xid", o.xid(), "reservationId", o.reservationId(), "units", o.units())));

@@ -1,7 +1,9 @@
 package io.github.flashstock.inventory.reservation;
 
+import io.github.flashstock.inventory.stock.StockLine;
 import io.github.flashstock.inventory.InventorySettings;
 import io.github.flashstock.inventory.redis.RedisHealth;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -16,14 +18,16 @@ class RedisStore implements ReservationStore {
     private final TryCoalescer tries;
     private final PhaseCoalescer phases;
     private final CancelScript cancelScript;
+    private final BookScript bookScript;
     private final RedisHealth redis;
     private final InventorySettings settings;
 
-    RedisStore(TryCoalescer tries, PhaseCoalescer phases, CancelScript cancelScript, RedisHealth redis,
-               InventorySettings settings) {
+    RedisStore(TryCoalescer tries, PhaseCoalescer phases, CancelScript cancelScript, BookScript bookScript,
+               RedisHealth redis, InventorySettings settings) {
         this.tries = tries;
         this.phases = phases;
         this.cancelScript = cancelScript;
+        this.bookScript = bookScript;
         this.redis = redis;
         this.settings = settings;
     }
@@ -44,6 +48,16 @@ class RedisStore implements ReservationStore {
             case CONFIRM -> phases.confirm(l, lastWord);
             case CANCEL -> phases.cancel(l);
         }));
+    }
+
+    /** Counts the reservation towards the buyer's limit in Redis before the MySQL store takes it ({@code book.lua}). */
+    BookScript.Booking book(TryRequest request) {
+        return redis.call(() -> bookScript.book(request));
+    }
+
+    /** Gives back what {@link #book} counted for these lines, where no MySQL row was mirrored onto it since. */
+    long releaseBooking(String xid, String reservationId, String userId, List<StockLine> lines) {
+        return redis.call(() -> bookScript.release(xid, reservationId, userId, lines));
     }
 
     @Override

@@ -123,8 +123,44 @@ class StoreRouter {
         return stale;
     }
 
+    /**
+     * Redis refused for want of stock and the allotment may have the units. One count decides the buyer's limit
+     * whichever store sells: first Redis counts the buyer's units ({@code lua/book.lua}: refused there if the buyer
+     * would hold too many, in either store), then the MySQL store takes the stock only; if it takes nothing, the count
+     * is given back. A Try whose count cannot be taken in Redis now gets the MySQL store as when Redis is out of reach
+     * (Redis went away just now) or "not now" (a retry of the same reservation landed in Redis meanwhile).
+     */
     private TryOutcome soldOutInRedis(TryRequest request, TryOutcome.InsufficientStock redisShort) {
-        TryOutcome fromAllotment = mysql.reserve(request, TryRoute.REDIS_SOLD_OUT);
+        BookScript.Booking booking;
+        try {
+            booking = redis.book(request);
+        } catch (RedisUnreachable e) {
+            if (!e.notSent()) {
+                throw e;
+            }
+            return mysql.reserve(request, TryRoute.REDIS_UNREACHABLE);
+        }
+        if (booking instanceof BookScript.Booking.LimitExceeded exceeded) {
+            int requested = request.lines().stream().filter(l -> l.skuId().equals(exceeded.skuId()))
+                    .mapToInt(StockLine::quantity).findFirst().orElse(0);
+            return new TryOutcome.PurchaseLimitExceeded(exceeded.skuId(), requested, exceeded.limit(),
+                    exceeded.held());
+        }
+        if (booking instanceof BookScript.Booking.NotBooked notBooked) {
+            return new TryOutcome.MysqlStoreBusy(notBooked.skuId(), "SKU " + notBooked.skuId() + ": "
+                    + notBooked.why() + " since it refused for want of stock; nothing was reserved, try again");
+        }
+        TryOutcome fromAllotment;
+        try {
+            fromAllotment = mysql.reserve(request, TryRoute.REDIS_SOLD_OUT);
+        } catch (RuntimeException e) {
+            releaseBooking(request.xid(), request.reservationId(), request.userId(), request.lines());
+            throw e;
+        }
+        if (fromAllotment.code() != TryOutcome.Code.RESERVED
+                && fromAllotment.code() != TryOutcome.Code.ALREADY_RESERVED) {
+            releaseBooking(request.xid(), request.reservationId(), request.userId(), request.lines());
+        }
         if (fromAllotment instanceof TryOutcome.InsufficientStock allotmentShort) {
             // neither store alone has enough: the answer names what both have of the SKU Redis was short of
             long more = allotmentShort.skuId().equals(redisShort.skuId()) ? allotmentShort.available() : 0;
@@ -132,6 +168,20 @@ class StoreRouter {
                     redisShort.available() + more);
         }
         return fromAllotment;
+    }
+
+    /**
+     * Gives back a count {@code lua/book.lua} took, where the MySQL store holds nothing of the reservation. Left to the
+     * reservation's Cancel when Redis cannot be asked now (it finds the count orphaned and gives it back then).
+     */
+    private long releaseBooking(String xid, String reservationId, String userId, List<StockLine> lines) {
+        try {
+            return redis.releaseBooking(xid, reservationId, userId, lines);
+        } catch (RuntimeException e) {
+            log.warn("reservation {}: the buyer's count taken in Redis for the MySQL store could not be given back"
+                    + " now ({}); the reservation's Cancel gives it back", reservationId, e.toString());
+            return 0;
+        }
     }
 
     /**
@@ -257,9 +307,9 @@ class StoreRouter {
         }
         switch (outcome.code()) {
             case HELD_IN_MYSQL:
-                return inMysql(phase, l, false).orElseThrow(() -> new IllegalStateException("Redis says the MySQL"
-                        + " store holds reservation " + l.reservationId() + " of SKU " + l.skuId() + ", and the"
-                        + " ledger has no row of it"));
+                return inMysql(phase, l, false).or(() -> orphanedBooking(phase, l))
+                        .orElseThrow(() -> new IllegalStateException("Redis says the MySQL store holds reservation "
+                                + l.reservationId() + " of SKU " + l.skuId() + ", and the ledger has no row of it"));
             case UNRECORDED:
                 // no record in Redis: the Try ran in the MySQL store, or Redis never had it or lost it
                 return inMysql(phase, l, false).orElseGet(() ->
@@ -284,6 +334,26 @@ class StoreRouter {
             default:
                 return new Ended(outcome, redis);
         }
+    }
+
+    /**
+     * Redis counted the buyer's units for a Try of the MySQL store that never took the stock (the process ended
+     * between the two, or the MySQL store's answer was lost): the count is given back, and the line is ended as one
+     * Redis has no record of.
+     */
+    private Optional<Ended> orphanedBooking(Phase phase, PhaseLine l) {
+        if (redis.releaseBooking(l.xid(), l.reservationId(), l.userId(), List.of(l.line())) == 0) {
+            return Optional.empty();
+        }
+        log.info("reservation {}: the buyer's count taken in Redis for a Try the MySQL store never took is given"
+                + " back ({} of SKU {})", l.reservationId(), phase.tag(), l.skuId());
+        // as for a line Redis has no record of: a Cancel leaves tombstones in both stores, a Confirm sells what the
+        // coordinator committed
+        Ended ended = new Ended(redis.end(phase, l, true).orElseThrow(), redis);
+        if (phase == Phase.CANCEL) {
+            inMysql(phase, l, true);
+        }
+        return Optional.of(ended);
     }
 
     private Optional<Ended> inMysql(Phase phase, PhaseLine l, boolean lastWord) {

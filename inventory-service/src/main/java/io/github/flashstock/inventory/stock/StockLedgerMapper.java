@@ -142,6 +142,26 @@ public interface StockLedgerMapper {
     java.util.List<java.util.Map<String, Object>> rowsOf(@Param("xid") String xid);
 
     /** Units the ledger holds as CONFIRMED for this SKU: what MySQL's sold count must equal. */
+    /** The MySQL store's rows of the SKU with a buyer: xid, reservationId, quantity, userId, state. */
+    @Select("SELECT xid, reservation_key AS reservationId, quantity, user_id AS userId, state FROM stock_ledger"
+            + " WHERE sku_id = #{skuId} AND store = 'MYSQL' AND user_id IS NOT NULL ORDER BY id")
+    java.util.List<java.util.Map<String, Object>> mysqlStoreRows(@Param("skuId") String skuId);
+
+    /** Each buyer's units of the SKU: CONFIRMED rows of both stores and the MySQL store's TRIED ones (userId, units). */
+    @Select("SELECT user_id AS userId, SUM(quantity) AS units FROM stock_ledger WHERE sku_id = #{skuId}"
+            + " AND user_id IS NOT NULL AND (state = 'CONFIRMED' OR (store = 'MYSQL' AND state = 'TRIED'))"
+            + " GROUP BY user_id")
+    java.util.List<java.util.Map<String, Object>> unitsByBuyer(@Param("skuId") String skuId);
+
+    /**
+     * The SKU's buyers who bought more than {@code limit} units, in CONFIRMED rows of either store, most first (at most
+     * 100): {@code userId}, {@code units}.
+     */
+    @Select("SELECT user_id AS userId, SUM(quantity) AS units FROM stock_ledger WHERE sku_id = #{skuId}"
+            + " AND state = 'CONFIRMED' AND user_id IS NOT NULL GROUP BY user_id HAVING SUM(quantity) > #{limit}"
+            + " ORDER BY units DESC, userId LIMIT 100")
+    java.util.List<java.util.Map<String, Object>> aboveLimit(@Param("skuId") String skuId, @Param("limit") long limit);
+
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")
     long confirmedUnits(@Param("skuId") String skuId);
 

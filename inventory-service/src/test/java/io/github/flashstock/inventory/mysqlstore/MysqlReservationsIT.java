@@ -269,12 +269,12 @@ class MysqlReservationsIT extends InventoryITSupport {
         String dave = xid();
 
         List<Optional<TryOutcome>> answers = new TryGroup(jdbc, new ConcurrentHashMap<>(), levels).run(List.of(
-                new TryGroup.Attempt(request(alice1, "order-a1", "alice", sku, 2), false),
-                new TryGroup.Attempt(request(bob, "order-b", "bob", sku, 2), false),
-                new TryGroup.Attempt(request(alice2, "order-a2", "alice", sku, 1), false),
-                new TryGroup.Attempt(request(old, "order-old", "erin", sku, 1), false),
-                new TryGroup.Attempt(request(carol, "order-c", "carol", sku, 2), false),
-                new TryGroup.Attempt(request(dave, "order-d", "dave", sku, 1), false)));
+                new TryGroup.Attempt(request(alice1, "order-a1", "alice", sku, 2), false, false),
+                new TryGroup.Attempt(request(bob, "order-b", "bob", sku, 2), false, false),
+                new TryGroup.Attempt(request(alice2, "order-a2", "alice", sku, 1), false, false),
+                new TryGroup.Attempt(request(old, "order-old", "erin", sku, 1), false, false),
+                new TryGroup.Attempt(request(carol, "order-c", "carol", sku, 2), false, false),
+                new TryGroup.Attempt(request(dave, "order-d", "dave", sku, 1), false, false)));
 
         assertThat(answers).hasSize(6);
         assertThat(answers.get(0)).contains(new TryOutcome.Reserved());

@@ -26,7 +26,7 @@ class TryGroupTest {
 
     private static TryGroup.Attempt attempt(String reservation, String user, int units, boolean redisReachable) {
         return new TryGroup.Attempt(new TryRequest("xid-" + reservation, reservation, 1, user,
-                List.of(new StockLine(SKU, units))), redisReachable);
+                List.of(new StockLine(SKU, units))), redisReachable, false);
     }
 
     private static TryGroup.Attempt attempt(String reservation, String user, int units) {

@@ -87,4 +87,38 @@ class RebuildScriptIT extends ScriptITSupport {
         // MySQL's own reservations are not Redis's to sell: Redis's stocked leaves them out
         assertThat(s.stocked()).isEqualTo(8);
     }
+
+    /**
+     * A Redis that lost writes lost buyers' counts with them: the rebuild sets each buyer's count from the durable
+     * record, and gives the MySQL store's rows their records again, before the SKU sells again; so a buyer never gets
+     * more than the limit after it.
+     */
+    @Test
+    void aRebuildGivesEachBuyerTheCountTheDurableRecordHas() {
+        String sku = scripts.sku(10, 3, 1);
+        String lost = xid();
+        String mysqlHeld = xid();
+        scripts.tryScript.run(lost, "order-lost", 1, "ada", lines(sku, 2));
+        // the loss: ada's count, her record and the MySQL store's record of bob's reservation are gone
+        scripts.redis.delete(List.of(StockKeys.buyer(sku, "ada"), StockKeys.fence(sku, lost, "order-lost")));
+        scripts.redis.opsForSet().remove(StockKeys.stock(sku) + ":open", StockKeys.fence(sku, lost, "order-lost"));
+        scripts.redis.opsForHash().put(StockKeys.stock(sku), "epoch", ANOTHER_PROCESS);
+        BuyerCounts durable = new BuyerCounts(List.of(new BuyerCounts.MysqlRow(StockKeys.fence(sku, mysqlHeld,
+                "order-m"), 1, "bob", "TRIED")), java.util.Map.of("ada", 2L, "bob", 1L));
+
+        // MySQL: ada's 2 confirmed (sold), bob's 1 held by the MySQL store
+        assertThat(scripts.recover.runLocked(sku, 10, 2, 1, 3, RETENTION, 1, List.of(),
+                io.github.flashstock.inventory.stock.HandoverMarks.NONE, durable))
+                .isEqualTo(new RebuildScript.Rebuilt(7, 2, 0, 0));
+
+        assertThat(scripts.reader.heldBy(sku, "ada")).isEqualTo(2);
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(1);
+        assertThat(scripts.redis.<String, String>opsForHash().entries(StockKeys.fence(sku, mysqlHeld, "order-m")))
+                .containsEntry("state", "MYSQL").containsEntry("counted", "1");
+        assertThat(scripts.tryScript.run(xid(), "order-n", 2, "ada", lines(sku, 2)))
+                .isEqualTo(new TryOutcome.PurchaseLimitExceeded(sku, 2, 3, 2));
+        // the mirror, meeting bob's row later, counts nothing twice
+        assertThat(scripts.mirror.run(sku, mysqlHeld, "order-m", 1, "bob", "TRIED", RETENTION).counted()).isEqualTo(1);
+        assertThat(scripts.reader.heldBy(sku, "bob")).isEqualTo(1);
+    }
 }

@@ -71,6 +71,21 @@ class TryScriptIT extends ScriptITSupport {
         assertThat(scripts.reader.fenceState(plenty, xid, "order-1")).isEmpty();
     }
 
+    /**
+     * A buyer at the limit is refused for the limit even when the SKU is short too: the Try never falls through to the
+     * MySQL store's allotment on a refusal for want of stock (docs/design.md, "One buyer count").
+     */
+    @Test
+    void refusesForTheLimitBeforeLookingAtTheStock() {
+        String sku = scripts.sku(2, 2, 1);
+        scripts.tryScript.run(xid(), "order-0", 1, "ada", lines(sku, 2));
+
+        assertThat(scripts.tryScript.run(xid(), "order-1", 1, "ada", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.PurchaseLimitExceeded(sku, 1, 2, 2));
+        assertThat(scripts.tryScript.run(xid(), "order-2", 1, "bob", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.InsufficientStock(sku, 1, 0));
+    }
+
     @Test
     void aLimitRefusalLeavesEverythingUntouched() {
         String free = scripts.skuWithAvailable(10);

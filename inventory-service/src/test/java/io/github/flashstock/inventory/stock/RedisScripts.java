@@ -34,6 +34,7 @@ public final class RedisScripts implements AutoCloseable {
     public final ConfirmScript confirm;
     public final CancelScript cancel;
     public final MirrorScript mirror;
+    public final io.github.flashstock.inventory.reservation.BookScript book;
     public final InitScript init;
     public final RestockScript restock;
     public final ResegmentScript resegment;
@@ -55,6 +56,7 @@ public final class RedisScripts implements AutoCloseable {
         confirm = new ConfirmScript(redis);
         cancel = new CancelScript(redis);
         mirror = new MirrorScript(redis);
+        book = new io.github.flashstock.inventory.reservation.BookScript(redis);
         init = new InitScript(redis);
         restock = new RestockScript(redis);
         resegment = new ResegmentScript(redis);

@@ -51,7 +51,8 @@ class ScriptContractTest {
             "unlock.lua, UNLOCKED NOT_HELD",
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
             "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU SALE_RETURNED",
-            "peek.lua, AVAILABLE ASK_THE_TRY"})
+            "peek.lua, AVAILABLE ASK_THE_TRY",
+            "book.lua, BOOKED PURCHASE_LIMIT_EXCEEDED RECORDED_OTHERWISE UNKNOWN_SKU RELEASED"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -72,6 +73,7 @@ class ScriptContractTest {
             case "handover.lua" -> HandoverScript.Code.values();
             case "mirror.lua" -> MirrorScript.Code.values();
             case "peek.lua" -> PeekScript.Code.values();
+            case "book.lua" -> io.github.flashstock.inventory.reservation.BookScript.Code.values();
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
@@ -84,7 +86,7 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua"})
+            "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua", "book.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
