@@ -9,6 +9,7 @@ import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.LiveConfig;
 import io.github.flashstock.inventory.allotment.AllotmentRebalancer;
+import io.github.flashstock.inventory.reconciliation.Finding;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
 import io.github.flashstock.inventory.redis.RedisHealth;
 import java.time.Duration;
@@ -346,7 +347,8 @@ class RedisOutageIT extends InventoryITSupport {
                         + s.at("/mysql/allotment/sold").asLong()).as("every unit of %s once: %s", sku, s)
                         .isEqualTo(stocked);
                 assertThat(s.at("/redis/available").asLong()).isNotNegative();
-                assertThat(reconciler.check(sku)).as("reconciler on %s", sku).isEmpty();
+                assertThat(reconciler.check(sku)).as("reconciler on %s", sku)
+                        .allMatch(f -> f.kind() == Finding.Kind.LIMIT_EXCESS);
             }
             // every order is all or nothing in the ledger: a paid basket has both SKUs confirmed, an abandoned
             // order none
@@ -367,6 +369,15 @@ class RedisOutageIT extends InventoryITSupport {
                 assertThat(unseenByTheMysqlStore(user)).as("%s holds %s units of %s, and no Redis purchase the MySQL"
                         + " store could not know of explains it", user, over.get("held"), hot).isTrue();
                 overLimit.incrementAndGet();
+            }
+            // and every such buyer is in the reconciler's report: nothing above the limit goes unsaid
+            List<Finding> excess = reconciler.check(hot);
+            if (overLimit.get() == 0) {
+                assertThat(excess).as("no buyer above the limit, nothing reported").isEmpty();
+            } else {
+                assertThat(excess).as("the reconciler reports the buyers above the limit").singleElement()
+                        .satisfies(f -> assertThat(((Number) f.facts().get("buyers")).intValue())
+                                .isEqualTo(overLimit.get()));
             }
             // the allotments are back at their targets (units: exactly) once Redis is healthy
             rebalancer.round();
