@@ -68,6 +68,10 @@ class StoreRouter {
         TryOutcome result = new TryOutcome.AlreadyReserved();
         for (List<StockLine> group : slotGroups.of(lines.lines())) {
             TryOutcome groupResult = tryGroup(new TryRequest(xid, reservationId, branchId, userId, group));
+            if (groupResult instanceof TryOutcome.InsufficientStock && group.size() > 1
+                    && allotments.mayHave(group)) {
+                groupResult = lineByLine(xid, branchId, reservationId, userId, group);
+            }
             if (groupResult.code() != TryOutcome.Code.ALREADY_RESERVED) {
                 result = groupResult;
             }
@@ -79,6 +83,29 @@ class StoreRouter {
         if (result.code() == TryOutcome.Code.RESERVED) {
             events.publishEvent(new StockEventsWritten(lines.lines().stream().map(StockLine::skuId).toList()));
         }
+        return result;
+    }
+
+    /**
+     * A group of several SKUs that neither store could take whole (Redis short of one SKU, the allotment of another):
+     * each line from the store that has it, one after the other, as the groups of a reservation on a Redis Cluster go.
+     * Nothing of the group was taken by the whole-group attempts (each refused all or nothing), so this is the group's
+     * only Try. The first line refused is the reservation's refusal, true of that SKU; the lines taken before it are
+     * given back by the refusal's records ({@link #recordRefusal}), as an earlier slot group's are.
+     */
+    private TryOutcome lineByLine(String xid, long branchId, String reservationId, String userId,
+                                  List<StockLine> group) {
+        TryOutcome result = new TryOutcome.AlreadyReserved();
+        for (StockLine line : group) {
+            TryOutcome lineResult = tryGroup(new TryRequest(xid, reservationId, branchId, userId, List.of(line)));
+            if (lineResult instanceof TryOutcome.Refusal) {
+                return lineResult;
+            }
+            if (lineResult.code() != TryOutcome.Code.ALREADY_RESERVED) {
+                result = lineResult;
+            }
+        }
+        meters.counter("inventory.tries.line-by-line").increment();
         return result;
     }
 

@@ -136,4 +136,56 @@ class OneBuyerCountIT extends StoreSequenceITSupport {
                 String.class, xid)).containsExactly("MYSQL CANCELLED");
         assertThat(ordersAtOnce(sku, "eve", 2)).containsExactly(201, 201);
     }
+    /** One reservation of the given lines by the buyer, in a global transaction that commits if it reserved. */
+    private ResponseEntity<JsonNode> order(String buyer, List<InventoryClient.Item> items) throws Exception {
+        GlobalTransaction tx = GlobalTransactions.beginUnbound("one-buyer-count-it");
+        ResponseEntity<JsonNode> tried = new InventoryClient(http).reserve(tx.getXid(), "order-" + UUID.randomUUID(),
+                buyer, items);
+        if (tried.getStatusCode().value() == 201) {
+            GlobalTransactions.commit(tx);
+        } else {
+            GlobalTransactions.rollback(tx);
+        }
+        return tried;
+    }
+
+    @Test
+    void anOrderOfASkuOnlyTheAllotmentHasAndOneOnlyRedisHasIsSoldEachFromItsStore() throws Exception {
+        String inAllotment = sku(10);
+        String inRedis = new InventoryClient(http).skuWith(10, 2, 1);
+
+        ResponseEntity<JsonNode> answer = order("max", List.of(new InventoryClient.Item(inAllotment, 1),
+                new InventoryClient.Item(inRedis, 1)));
+
+        assertThat(answer.getStatusCode().value()).as("%s", answer.getBody()).isEqualTo(201);
+        awaitSold(inAllotment, 1);
+        awaitSold(inRedis, 1);
+        assertThat(new InventoryClient(http).stock(inAllotment).at("/mysql/allotment/sold").asLong()).isEqualTo(1);
+        assertThat(new InventoryClient(http).stock(inRedis).at("/redis/sold").asLong()).isEqualTo(1);
+        assertThat(redis.opsForValue().get(StockKeys.buyer(inAllotment, "max"))).isEqualTo("1");
+        assertThat(redis.opsForValue().get(StockKeys.buyer(inRedis, "max"))).isEqualTo("1");
+    }
+
+    @Test
+    void anOrderNeitherStoreCanTakeWholeIsRefusedForTheSkuThatIsShortAndGivesBackTheRest() throws Exception {
+        String inAllotment = sku(10);
+        String soldOut = new InventoryClient(http).skuWith(1, null, 1);
+        assertThat(order("ivy", List.of(new InventoryClient.Item(soldOut, 1))).getStatusCode().value())
+                .isEqualTo(201);
+        awaitSold(soldOut, 1);
+
+        ResponseEntity<JsonNode> answer = order("max", List.of(new InventoryClient.Item(inAllotment, 2),
+                new InventoryClient.Item(soldOut, 1)));
+
+        assertThat(answer.getStatusCode().value()).as("%s", answer.getBody()).isEqualTo(409);
+        assertThat(answer.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:insufficient-stock");
+        assertThat(answer.getBody().path("skuId").asText()).as("the SKU no store has").isEqualTo(soldOut);
+        awaitSold(inAllotment, 0);
+        JsonNode stock = new InventoryClient(http).stock(inAllotment);
+        assertThat(stock.at("/mysql/allotment/available").asLong()).as("%s", stock).isEqualTo(10);
+        assertThat(redis.opsForValue().get(StockKeys.buyer(inAllotment, "max"))).as("max's count").isIn(null, "0");
+        // max can still buy the limit of it
+        assertThat(order("max", List.of(new InventoryClient.Item(inAllotment, 2))).getStatusCode().value())
+                .isEqualTo(201);
+    }
 }
