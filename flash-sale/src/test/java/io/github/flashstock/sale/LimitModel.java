@@ -16,9 +16,11 @@ import java.util.TreeMap;
  * over its lines. An order that commits sells its units; one that rolls back after its Try sells nothing.
  *
  * <p>Orders placed at once are decided in some order: their answers must be those of one sequence. The model checks
- * that each answer names a reason that is true of the state the step ends in (a refusal for the limit: the buyer holds
- * too many for it now; for stock: too few units are left now), and that what was sold is what the confirmed answers
- * say.
+ * that each answer names a reason that is true of some moment of the step (a refusal for the limit: the buyer holds
+ * too many for it; for stock: too few units are left), and that what was sold is what the confirmed answers say. A
+ * moment of the step is the state it ends in, with the units of the step's orders that reserved and were then rolled
+ * back (answered {@code injected-failure}) still held, as they were until their rollback: at most that many more held
+ * by their buyers, that many fewer available.
  */
 final class LimitModel {
 
@@ -95,7 +97,19 @@ final class LimitModel {
                 }
             });
         }
-        // every refusal names a reason true of the state the step ends in
+        // the units the step's rolled-back orders held while they were open: by SKU, and by SKU and buyer
+        Map<String, Long> heldOpen = new TreeMap<>();
+        Map<String, Long> heldOpenByBuyer = new TreeMap<>();
+        for (int i = 0; i < orders.size(); i++) {
+            Order o = orders.get(i);
+            if (!o.commits() && answers.get(i).status() == 500 && "injected-failure".equals(answers.get(i).type())) {
+                o.lines().forEach((sku, units) -> {
+                    heldOpen.merge(sku, (long) units, Long::sum);
+                    heldOpenByBuyer.merge(sku + " " + o.buyer(), (long) units, Long::sum);
+                });
+            }
+        }
+        // every refusal names a reason true of some moment of the step
         for (int i = 0; i < orders.size(); i++) {
             Order o = orders.get(i);
             Answer a = answers.get(i);
@@ -104,12 +118,14 @@ final class LimitModel {
             }
             Sku s = a.skuId() == null ? null : skus.get(a.skuId());
             Integer units = s == null ? null : o.lines().get(s.id);
+            long mostHeld = s == null ? 0 : s.held(o.buyer()) + heldOpenByBuyer.getOrDefault(s.id + " " + o.buyer(), 0L);
+            long fewestLeft = s == null ? 0 : s.available() - heldOpen.getOrDefault(s.id, 0L);
             String why = switch (a.status() + " " + a.type()) {
                 case "409 purchase-limit-exceeded" -> s != null && units != null && s.limit > 0
-                        && s.held(o.buyer()) + units > s.limit ? null : "the buyer holds " + (s == null ? "?"
-                        : s.held(o.buyer())) + " and the limit allows " + units + " more";
-                case "409 insufficient-stock" -> s != null && units != null && s.available() < units ? null
-                        : (s == null ? "?" : s.available()) + " unit(s) are left for " + units;
+                        && mostHeld + units > s.limit ? null : "the buyer held at most " + mostHeld + " during the"
+                        + " step, " + units + " more are within the limit " + (s == null ? "?" : s.limit);
+                case "409 insufficient-stock" -> s != null && units != null && fewestLeft < units ? null
+                        : "at least " + fewestLeft + " unit(s) were left during the step for " + units;
                 // "not now", true while the SKU is rebuilt or the MySQL store has no capacity this second, or the
                 // buyer's order rate is spent: nothing sold, nothing to hold against the rules
                 case "503 sku-rebuilding", "503 mysql-store-busy", "429 too-many-orders" -> null;
