@@ -20,11 +20,12 @@
 --                      A rebuild reads MySQL's record and the pending handovers under that lock and marks them, so
 --                      no handover step may slip in between its read and its write
 -- Units reserved by open Tries never move. Idempotency: the operation id and the units moved are recorded in
--- <KEYS[1]>:handover:<id> in the same script.
+-- <KEYS[1]>:handover:<id> in the same script. IN also removes the operation's mark in <KEYS[1]>:moving (moving.lua):
+-- the units have arrived.
 
 local MOVED, ALREADY_APPLIED, UNKNOWN_SKU, STALE_SKU, REBUILDING = 0, 1, 2, 3, 4
 
--- From prelude.lua (the loader puts it before this script): server_id, fields, share_of.
+-- From prelude.lua (the loader puts it before this script): server_id, fields, share_of, now_millis.
 
 local stock = KEYS[1]
 local direction = ARGV[1]
@@ -46,6 +47,9 @@ if redis.call('EXISTS', stock .. ':reload') == 1 then
   return {REBUILDING, 0, tonumber(sku.available)}
 end
 local done = redis.call('GET', marker)
+if direction == 'IN' and (done or sku.epoch == server_id()) then
+  redis.call('HDEL', stock .. ':moving', ARGV[3])
+end
 if done then
   return {ALREADY_APPLIED, tonumber(done), tonumber(sku.available)}
 end

@@ -35,6 +35,24 @@ local function now_millis()
   return tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
 end
 
+-- Units on their way from the MySQL store's allotment into Redis (handovers to Redis between their MySQL step and
+-- this script's, see moving.lua): the sum over <stock>:moving of the marks whose deadline has not passed.
+local function moving_in(stock)
+  local marks = redis.call('HGETALL', stock .. ':moving')
+  if #marks == 0 then
+    return 0
+  end
+  local now = tonumber(now_millis())
+  local units = 0
+  for i = 2, #marks, 2 do
+    local n, deadline = string.match(marks[i], '^(%d+):(%d+)$')
+    if n and tonumber(deadline) > now then
+      units = units + tonumber(n)
+    end
+  end
+  return units
+end
+
 -- The named fields of a hash, by name (nil where absent).
 local function fields(key, ...)
   local names = {...}

@@ -23,7 +23,9 @@
 --   0 RESERVED            every line without a record is now reserved (available -= q, reserved += q)
 --   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record, or one saying the MySQL store holds
 --                         the reservation (state MYSQL, see mirror.lua): a replay, nothing changed
---   2 INSUFFICIENT_STOCK  a = units available on the SKU
+--   2 INSUFFICIENT_STOCK  a = units available on the SKU, b = units on their way into Redis from the allotment (a
+--                         handover to Redis between its MySQL step and its Redis step, see moving.lua): with them
+--                         the line may fit in a moment, and the service answers "not now" instead
 --   3 PURCHASE_LIMIT_EXCEEDED  a = the per-user limit, b = units the user already holds (in either store: Redis
 --                              counts the MySQL store's units too, see mirror.lua). Checked before the stock: a
 --                              buyer at the limit gets this answer even when the SKU is short
@@ -58,7 +60,7 @@ local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, R
   STALE_SKU = 0, 1, 2, 3, 4, 5, 6
 
 -- From prelude.lua (the loader puts it before this script): append_event (and EVENTS_KEPT), server_id,
--- now_millis, fields.
+-- now_millis, fields, moving_in.
 
 local function start_segment(xid, reservation, count)
   if count <= 1 then
@@ -172,7 +174,7 @@ local function try_one(xid, reservation, branch, user, lines)
         end
       end
       if left > 0 then
-        return INSUFFICIENT_STOCK, i, available, 0
+        return INSUFFICIENT_STOCK, i, available, moving_in(stock)
       end
       plans[#plans + 1] = {st = st, stock = stock, fence = fence, buyer = buyer, quantity = quantity, alloc = alloc}
     end

@@ -46,8 +46,8 @@ import net.jqwik.api.state.Transformer;
  * and must rebuild it. The rebalancer moves units between the stores on its own meanwhile. A failing history is
  * shrunk to a short one and printed, step by step.
  * <p>
- * {@code -Dhistory.tries} (10: ten histories from the fixed seed {@code -Dhistory.seed}, 52) and
- * {@code -Dhistory.steps} (12) set the size; {@code bin/history --seed N --steps M} runs one by hand.
+ * CI runs ten histories from the fixed seed 52; {@code -Dhistory.steps} (12) sets their length.
+ * {@code bin/history --seed N [--count C] [--steps M]} runs the histories seeds N to N+C-1 draw, by hand, printed.
  */
 class LimitHistoryIT {
 
@@ -94,18 +94,23 @@ class LimitHistoryIT {
         history.withInvariant("the stores as the model says", LimitHistoryIT::agree).run();
     }
 
-    /** {@code bin/history --seed N}: the history that seed draws, run and printed step by step (no shrinking). */
+    /**
+     * {@code bin/history --seed N --count C}: the histories seeds N to N+C-1 draw, each run and printed step by step
+     * (no shrinking); the first that fails stops the run.
+     */
     @Example
     void oneHistoryByHand() {
         String seed = System.getProperty("history.seed");
         Assume.that(seed != null);
-        ActionChain<World> history = histories().generator(1000).next(new java.util.Random(Long.parseLong(seed)))
-                .value();
-        try {
-            history.withInvariant("the stores as the model says", LimitHistoryIT::agree).run();
-        } finally {
-            System.out.println("history of seed " + seed + ":");
-            history.transformations().forEach(step -> System.out.println("  " + step));
+        int count = Integer.getInteger("history.count", 1);
+        for (long s = Long.parseLong(seed); s < Long.parseLong(seed) + count; s++) {
+            ActionChain<World> history = histories().generator(1000).next(new java.util.Random(s)).value();
+            try {
+                history.withInvariant("the stores as the model says", LimitHistoryIT::agree).run();
+            } finally {
+                System.out.println("history of seed " + s + ":");
+                history.transformations().forEach(step -> System.out.println("  " + step));
+            }
         }
     }
 

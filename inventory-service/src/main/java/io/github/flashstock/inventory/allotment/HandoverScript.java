@@ -17,6 +17,7 @@ import org.springframework.stereotype.Component;
 public class HandoverScript {
 
     private static final RedisScript<List<Long>> SCRIPT = Scripts.load("handover.lua");
+    private static final RedisScript<List<Long>> MOVING = Scripts.load("moving.lua");
 
     /** Which way the units go, seen from Redis. */
     public enum Direction {
@@ -52,6 +53,20 @@ public class HandoverScript {
 
     public HandoverScript(StringRedisTemplate redis) {
         this.redis = redis;
+    }
+
+    /**
+     * Marks {@code units} of the operation as on their way into Redis for {@code counts} ({@code lua/moving.lua}),
+     * before the handover's MySQL step takes them out of the allotment; the Redis step removes the mark.
+     */
+    public void markMovingIn(String skuId, String operationId, long units, Duration counts) {
+        redis.execute(MOVING, List.of(StockKeys.stock(skuId)), "MARK", operationId, Long.toString(units),
+                Long.toString(counts.toMillis()));
+    }
+
+    /** Removes the operation's mark: it moved nothing after all, or it is done. */
+    public void unmarkMovingIn(String skuId, String operationId) {
+        redis.execute(MOVING, List.of(StockKeys.stock(skuId)), "UNMARK", operationId);
     }
 
     /** Units the operation moved in Redis, as its marker says; empty when Redis has no marker of it. */

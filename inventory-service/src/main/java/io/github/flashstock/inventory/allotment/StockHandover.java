@@ -70,13 +70,17 @@ public class StockHandover {
     private final InventorySettings settings;
     private final MeterRegistry meters;
     private final Duration completeAfter;
+    /** How long a mark of units moving into Redis counts, at most (a handover cut short keeps its mark that long). */
+    private final Duration movingMark;
     private final ApplicationEventPublisher events;
     private final AllotmentLevels levels;
 
     StockHandover(StockHandoverMapper handovers, SkuStockMapper skus, HandoverScript redis, TransactionTemplate tx,
                   InventorySettings settings, MeterRegistry meters,
                   ApplicationEventPublisher events, AllotmentLevels levels,
-                  @Value("${inventory.handover.complete-after:10s}") Duration completeAfter) {
+                  @Value("${inventory.handover.complete-after:10s}") Duration completeAfter,
+                  @Value("${inventory.handover.moving-mark:5s}") Duration movingMark) {
+        this.movingMark = movingMark;
         this.events = events;
         this.levels = levels;
         this.completeAfter = completeAfter;
@@ -96,10 +100,45 @@ public class StockHandover {
         if (units <= 0) {
             throw new IllegalArgumentException("units to hand over must be positive, was " + units);
         }
-        SkuStockRow row = skus.find(skuId);
-        if (row == null) {
+        if (skus.find(skuId) == null) {
             return new Result.UnknownSku();
         }
+        if (direction == Direction.TO_MYSQL) {
+            return begin(skuId, direction, units, operationId, reason);
+        }
+        // to Redis: the units are in neither store between the MySQL step and the Redis step; a mark in Redis says
+        // they are on their way, so a Try refused for them meanwhile is answered "not now" (lua/moving.lua)
+        markMovingIn(skuId, operationId, units);
+        Result result = null;
+        try {
+            result = begin(skuId, direction, units, operationId, reason);
+            return result;
+        } finally {
+            if (!(result instanceof Result.Pending)) {
+                unmarkMovingIn(skuId, operationId);
+            }
+        }
+    }
+
+    private void markMovingIn(String skuId, String operationId, long units) {
+        try {
+            redis.markMovingIn(skuId, operationId, units, movingMark);
+        } catch (RuntimeException e) {
+            log.warn("handover {} of SKU {}: the units could not be marked as moving into Redis ({}); a Try refused"
+                    + " for want of them until they arrive says they are gone", operationId, skuId, e.toString());
+        }
+    }
+
+    private void unmarkMovingIn(String skuId, String operationId) {
+        try {
+            redis.unmarkMovingIn(skuId, operationId);
+        } catch (RuntimeException e) {
+            log.warn("handover {} of SKU {}: its mark of units moving into Redis stays until its deadline ({})",
+                    operationId, skuId, e.toString());
+        }
+    }
+
+    private Result begin(String skuId, Direction direction, long units, String operationId, String reason) {
         Result begun = tx.execute(status -> {
             if (handovers.begin(operationId, skuId, direction.name(), units, reason) == 0) {
                 return null; // the id is taken: a replay, looked at below

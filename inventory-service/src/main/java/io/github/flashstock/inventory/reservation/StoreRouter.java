@@ -130,8 +130,18 @@ class StoreRouter {
             case STALE_SKU:
                 return stale(request, (TryOutcome.StaleSku) result);
             case INSUFFICIENT_STOCK:
-                return allotments.mayHave(request.lines())
-                        ? soldOutInRedis(request, (TryOutcome.InsufficientStock) result) : result;
+                TryOutcome.InsufficientStock redisShort = (TryOutcome.InsufficientStock) result;
+                TryOutcome answer = allotments.mayHave(request.lines()) ? soldOutInRedis(request, redisShort)
+                        : result;
+                if (answer instanceof TryOutcome.InsufficientStock && redisShort.coveredByUnitsMovingIn()) {
+                    // the units are between the stores (a handover to Redis under way): not gone, not sellable yet
+                    meters.counter("inventory.tries.units-moving-in").increment();
+                    return new TryOutcome.MysqlStoreBusy(redisShort.skuId(), "SKU " + redisShort.skuId() + ": "
+                            + redisShort.movingIn() + " unit(s) are on their way from the MySQL store's allotment into"
+                            + " Redis, which has " + redisShort.available() + " of the " + redisShort.requested()
+                            + " requested; nothing was reserved, try again in a moment");
+                }
+                return answer;
             default:
                 return result;
         }

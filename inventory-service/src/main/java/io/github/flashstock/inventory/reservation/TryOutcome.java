@@ -47,7 +47,21 @@ public sealed interface TryOutcome {
         }
     }
 
-    record InsufficientStock(String skuId, int requested, long available) implements Refusal {
+    /**
+     * Fewer units than requested where the Try looked; {@code movingIn}: units of the SKU on their way into Redis
+     * from the allotment as Redis refused (a handover between its two steps, {@code lua/moving.lua}).
+     */
+    record InsufficientStock(String skuId, int requested, long available, long movingIn) implements Refusal {
+
+        public InsufficientStock(String skuId, int requested, long available) {
+            this(skuId, requested, available, 0);
+        }
+
+        /** The units on their way would cover the line: the refusal is "not now", not "sold out". */
+        public boolean coveredByUnitsMovingIn() {
+            return movingIn > 0 && available + movingIn >= requested;
+        }
+
         @Override
         public Code code() {
             return Code.INSUFFICIENT_STOCK;
@@ -151,7 +165,7 @@ public sealed interface TryOutcome {
             case RESERVED -> new Reserved();
             case ALREADY_RESERVED -> new AlreadyReserved();
             case INSUFFICIENT_STOCK -> new InsufficientStock(line(line, reply).skuId(), line.quantity(),
-                    Scripts.at(reply, 2));
+                    Scripts.at(reply, 2), Scripts.at(reply, 3));
             case PURCHASE_LIMIT_EXCEEDED -> new PurchaseLimitExceeded(line(line, reply).skuId(), line.quantity(),
                     Scripts.at(reply, 2), Scripts.at(reply, 3));
             case RESERVATION_CANCELLED -> new ReservationCancelled(line(line, reply).skuId());

@@ -2,6 +2,7 @@ package io.github.flashstock.inventory.allotment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flashstock.inventory.GlobalTransactions;
 import io.github.flashstock.inventory.InventoryITSupport;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.reconciliation.Reconciler;
@@ -208,6 +209,56 @@ class StockHandoverIT extends InventoryITSupport {
         assertThat(inventory.stock(sku).at("/redis/available").asLong()).isEqualTo(30);
         assertThat(inventory.stock(sku).at("/mysql/allotment/available").asLong()).isEqualTo(20);
         assertAgree(sku, 50);
+    }
+
+    /**
+     * Found by LimitHistoryIT (seed 1011): the rebalancer handed an allotment back to Redis while buyers ordered, and
+     * orders that came between the handover's MySQL step and its Redis step were told the SKU was sold out. Units on
+     * their way are not gone: such a Try is answered "not now", and sells once they arrive.
+     */
+    @Test
+    void aTryWhileUnitsMoveIntoRedisIsToldNotNowAndSellsOnceTheyArrive() throws Exception {
+        String sku = inventory.skuWith(4, null, 1);
+        assertThat(handOver(sku, "TO_MYSQL", 4, "op-" + UUID.randomUUID()).getStatusCode().value()).isEqualTo(200);
+        // the handover back stops between its steps: Redis's waits for a rebuild's lock (handover.lua, REBUILDING)
+        String lock = StockKeys.stock(sku) + ":reload";
+        redis.opsForValue().set(lock, "held by this test", Duration.ofMinutes(1));
+        String back = "op-" + UUID.randomUUID();
+        assertThat(handover.handOver(sku, StockHandover.Direction.TO_REDIS, 4, back, "test"))
+                .isInstanceOf(StockHandover.Result.Pending.class);
+        JsonNode between = inventory.stock(sku);
+        assertThat(between.at("/redis/available").asLong() + between.at("/mysql/allotment/available").asLong())
+                .as("the units are in neither store: %s", between).isZero();
+
+        ResponseEntity<JsonNode> meanwhile = order(sku, 2, false);
+
+        assertThat(meanwhile.getStatusCode().value()).as("%s", meanwhile.getBody()).isEqualTo(503);
+        assertThat(meanwhile.getBody().path("type").asText()).isEqualTo("urn:flashstock:problem:mysql-store-busy");
+        assertThat(meanwhile.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        assertThat(meanwhile.getBody().path("detail").asText()).contains("on their way");
+
+        // the units arrive: the mark goes with them, and the same order sells
+        redis.delete(lock);
+        handover.completeAll(sku);
+        assertThat(redis.opsForHash().entries(StockKeys.stock(sku) + ":moving")).isEmpty();
+        ResponseEntity<JsonNode> after = order(sku, 2, true);
+        assertThat(after.getStatusCode().value()).as("%s", after.getBody()).isEqualTo(201);
+        assertThat(order(sku, 3, false).getBody().path("type").asText())
+                .as("sold out is said again once no unit is on its way")
+                .isEqualTo("urn:flashstock:problem:insufficient-stock");
+    }
+
+    /** One Try of {@code units} of the SKU in a global transaction, committed if asked and reserved, else rolled back. */
+    private ResponseEntity<JsonNode> order(String sku, int units, boolean commit) throws Exception {
+        org.apache.seata.tm.api.GlobalTransaction tx = GlobalTransactions.beginUnbound("stock-handover-it");
+        ResponseEntity<JsonNode> tried = inventory.reserve(tx.getXid(), "order-" + UUID.randomUUID(), "kim",
+                List.of(new InventoryClient.Item(sku, units)));
+        if (commit && tried.getStatusCode().value() == 201) {
+            GlobalTransactions.commit(tx);
+        } else {
+            GlobalTransactions.rollback(tx);
+        }
+        return tried;
     }
 
     @Test

@@ -86,6 +86,38 @@ class TryScriptIT extends ScriptITSupport {
                 .isEqualTo(new TryOutcome.InsufficientStock(sku, 1, 0));
     }
 
+    /**
+     * Units marked as on their way into Redis (a handover between its MySQL step and its Redis step, moving.lua) come
+     * with a refusal for stock, until they arrive or their mark's deadline passes; peek.lua leaves such a SKU to the
+     * Try.
+     */
+    @Test
+    void aRefusalForStockCarriesTheUnitsOnTheirWayIn() {
+        String sku = scripts.skuWithAvailable(1);
+        io.github.flashstock.inventory.allotment.HandoverScript handover =
+                new io.github.flashstock.inventory.allotment.HandoverScript(scripts.redis);
+        PeekScript peek = new PeekScript(scripts.redis);
+        assertThat(peek.available(sku, xid(), "order-0")).hasValue(1);
+
+        handover.markMovingIn(sku, "op-1", 3, java.time.Duration.ofMinutes(1));
+        handover.markMovingIn(sku, "op-2", 2, java.time.Duration.ofMillis(300));
+
+        TryOutcome refused = scripts.tryScript.run(xid(), "order-1", 1, "alice", lines(sku, 4));
+        assertThat(refused).isEqualTo(new TryOutcome.InsufficientStock(sku, 4, 1, 5));
+        assertThat(((TryOutcome.InsufficientStock) refused).coveredByUnitsMovingIn()).isTrue();
+        assertThat(peek.available(sku, xid(), "order-1")).as("only the Try can tell").isEmpty();
+        // the short mark's deadline passes: it counts no more
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                scripts.tryScript.run(xid(), "order-2", 1, "alice", lines(sku, 5)))
+                .isEqualTo(new TryOutcome.InsufficientStock(sku, 5, 1, 3)));
+        // the handover's Redis step (or one that moved nothing) takes the mark away
+        handover.unmarkMovingIn(sku, "op-1");
+        assertThat(scripts.tryScript.run(xid(), "order-3", 1, "alice", lines(sku, 2)))
+                .isEqualTo(new TryOutcome.InsufficientStock(sku, 2, 1, 0));
+        assertThat(peek.available(sku, xid(), "order-3")).hasValue(1);
+        assertThat(scripts.stock(sku).reserved()).isZero();
+    }
+
     @Test
     void aLimitRefusalLeavesEverythingUntouched() {
         String free = scripts.skuWithAvailable(10);

@@ -86,7 +86,8 @@ class ScriptContractTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
-            "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua", "book.lua"})
+            "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua", "book.lua",
+            "moving.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 
