@@ -88,7 +88,7 @@ CREATE TABLE IF NOT EXISTS restock_operation (
 -- admin the bearer token names).
 CREATE TABLE IF NOT EXISTS repair_audit (
     id               BIGINT        NOT NULL AUTO_INCREMENT,
-    action           VARCHAR(32)   NOT NULL COMMENT 'RELOAD_SKU | RELEASE_RESERVATION | CREATE_SKU | REBUILD_SKU | RESTOCK | HANDOVER | SKU_SETTINGS',
+    action           VARCHAR(32)   NOT NULL COMMENT 'RELOAD_SKU | RELEASE_RESERVATION | CREATE_SKU | REBUILD_SKU | RESTOCK | LIMIT | HANDOVER | SKU_SETTINGS',
     sku_id           VARCHAR(64)   NOT NULL,
     xid              VARCHAR(128)  NULL,
     reservation_key  VARCHAR(128)  NULL,

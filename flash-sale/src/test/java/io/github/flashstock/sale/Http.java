@@ -142,6 +142,13 @@ final class Http {
                         + "}")));
     }
 
+    /** {@code PUT /admin/skus/{skuId}/limit}: the per-user limit, live ({@code null}: none). */
+    Reply changeLimit(String skuId, Integer limit) {
+        return send(HttpRequest.newBuilder(URI.create(inventoryUrl + "/admin/skus/" + skuId + "/limit"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"perUserLimit\":" + limit + "}")));
+    }
+
     /** {@code POST /actuator/refresh} on order-demo without the admin token. */
     Reply refreshOrderConfigAnonymously() {
         return send(HttpRequest.newBuilder(URI.create(orderUrl + "/actuator/refresh"))

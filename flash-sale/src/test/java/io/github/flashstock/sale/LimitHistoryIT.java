@@ -42,8 +42,8 @@ import net.jqwik.api.state.Transformer;
  * devstack's Redis and MariaDB): jqwik draws a history of steps, runs it against the services, and after every step
  * compares them with {@link LimitModel}, the rules read sequentially. Steps: orders of buyers from a small pool placed
  * at once (1 to 2 lines, 1 to 2 units, some rolled back after their Try), Redis made short (its units handed to the
- * allotment, so Tries go there), units handed back, a restock, a resegment, and a Redis that lost a SKU's buyer counts
- * and must rebuild it. The rebalancer moves units between the stores on its own meanwhile. A failing history is
+ * allotment, so Tries go there), units handed back, a restock, a resegment, a limit changed live, and a Redis that lost
+ * a SKU's buyer counts and must rebuild it. The rebalancer moves units between the stores on its own meanwhile. A failing history is
  * shrunk to a short one and printed, step by step.
  * <p>
  * CI runs ten histories from the fixed seed 52; {@code -Dhistory.steps} (12) sets their length.
@@ -124,6 +124,7 @@ class LimitHistoryIT {
                 .withAction(1, new Restock())
                 .withAction(1, new Resegment())
                 .withAction(1, new LostBuyerCounts())
+                .withAction(1, new LimitChange())
                 .withMaxTransformations(steps);
     }
 
@@ -242,6 +243,20 @@ class LimitHistoryIT {
                                 assertThat(world.http.restock(world.skus.get(i), units).status()).isEqualTo(200);
                                 world.model.restock(world.skus.get(i), units);
                             }));
+        }
+    }
+
+    /** A SKU's per-user limit changed live: lowered below what a buyer may hold, raised, or taken away. */
+    static final class LimitChange implements Action.Independent<World> {
+        @Override
+        public Arbitrary<Transformer<World>> transformer() {
+            return Combinators.combine(Arbitraries.integers().between(0, 1), Arbitraries.integers().between(0, 4))
+                    .as((i, limit) -> Transformer.<World>mutate("limit of " + (i == 0 ? "hot" : "two") + " to "
+                            + (limit == 0 ? "none" : limit), world -> {
+                        String sku = world.skus.get(i);
+                        assertThat(world.http.changeLimit(sku, limit == 0 ? null : limit).status()).isEqualTo(200);
+                        world.model.changeLimit(sku, limit);
+                    }));
         }
     }
 

@@ -27,7 +27,8 @@ final class LimitModel {
     /** One SKU as the rules see it. */
     static final class Sku {
         final String id;
-        final long limit;
+        /** Units per buyer at most, 0 for none; an operator may change it live. */
+        long limit;
         long stocked;
         long sold;
         /** Units of confirmed orders, by buyer. */
@@ -67,15 +68,25 @@ final class LimitModel {
     }
 
     /**
+     * The SKU's limit changed live (0: none): what buyers hold stays theirs, even above a lowered limit; what they
+     * buy from now on is held to the new one.
+     */
+    void changeLimit(String skuId, long limit) {
+        skus.get(skuId).limit = limit;
+    }
+
+    /**
      * Applies one step of orders placed at once and returns why an answer is not one the rules allow (empty: every
      * answer is). A confirmed order sells its lines; every other answer sells nothing.
      */
     List<String> apply(List<Order> orders, List<Answer> answers) {
         List<String> wrong = new ArrayList<>();
+        java.util.Set<String> buyersNow = new java.util.TreeSet<>();
         for (int i = 0; i < orders.size(); i++) {
             Order o = orders.get(i);
             Answer a = answers.get(i);
             if (a.status() == 201) {
+                o.lines().keySet().forEach(sku -> buyersNow.add(sku + " " + o.buyer()));
                 if (!o.commits()) {
                     wrong.add(o + " rolled back, yet answered 201");
                 }
@@ -92,7 +103,8 @@ final class LimitModel {
                 wrong.add(s.id + " oversold: " + s.sold + " of " + s.stocked);
             }
             s.bought.forEach((buyer, units) -> {
-                if (s.limit > 0 && units > s.limit) {
+                // a buyer who bought now holds no more than the limit; one who did not may hold more of a lowered one
+                if (s.limit > 0 && units > s.limit && buyersNow.contains(s.id + " " + buyer)) {
                     wrong.add(buyer + " holds " + units + " of " + s.id + ", above its limit " + s.limit);
                 }
             });

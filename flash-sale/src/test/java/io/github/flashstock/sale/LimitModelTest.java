@@ -66,4 +66,22 @@ class LimitModelTest {
         assertThat(model().apply(List.of(order("ann", 1, false)), List.of(SOLD))).singleElement().asString()
                 .contains("rolled back, yet answered 201");
     }
+
+    @Test
+    void aLoweredLimitLeavesWhatABuyerHoldsAndHoldsNewPurchasesToIt() {
+        LimitModel model = new LimitModel();
+        model.add(new LimitModel.Sku("s", 10, 3));
+        assertThat(model.apply(List.of(order("ann", 3, true)), List.of(SOLD))).isEmpty();
+
+        model.changeLimit("s", 1);
+
+        assertThat(model.apply(List.of(order("bob", 1, true)), List.of(SOLD))).as("ann holds 3 of a limit of 1")
+                .isEmpty();
+        assertThat(model.apply(List.of(order("ann", 1, true)), List.of(refused("purchase-limit-exceeded"))))
+                .isEmpty();
+        assertThat(model.apply(List.of(order("ann", 1, true)), List.of(SOLD))).singleElement().asString()
+                .contains("above its limit 1");
+        model.changeLimit("s", 0);
+        assertThat(model.apply(List.of(order("bob", 2, true)), List.of(SOLD))).as("no limit").isEmpty();
+    }
 }

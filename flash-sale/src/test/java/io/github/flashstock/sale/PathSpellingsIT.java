@@ -59,6 +59,7 @@ class PathSpellingsIT {
             new Route("inventory", "GET", "/admin/skus", false, null),
             new Route("inventory", "PUT", "/admin/skus/" + SKU, false, "{\"stocked\":5,\"segments\":1}"),
             new Route("inventory", "POST", "/admin/skus/" + SKU + "/restock", false, "{\"units\":5}"),
+            new Route("inventory", "PUT", "/admin/skus/" + SKU + "/limit", false, "{\"perUserLimit\":1}"),
             new Route("inventory", "POST", "/admin/skus/" + SKU + "/reload", false, null),
             new Route("inventory", "POST", "/admin/skus/" + SKU + "/handovers", false,
                     "{\"direction\":\"TO_MYSQL\",\"units\":1}"),

@@ -7,6 +7,7 @@ import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.rebuild.ReloadScript;
 import io.github.flashstock.inventory.stock.InitOutcome;
 import io.github.flashstock.inventory.stock.InitScript;
+import io.github.flashstock.inventory.stock.LimitScript;
 import io.github.flashstock.inventory.stock.RedisStock;
 import io.github.flashstock.inventory.stock.RedisStockReader;
 import io.github.flashstock.inventory.stock.RestockOutcome;
@@ -45,10 +46,13 @@ public class StockCatalog {
     private final SalesRecord record;
     private final RedisRebuilds rebuilds;
     private final LiveAllotments allotments;
+    private final LimitScript limits;
     private final Map<String, CompletableFuture<Boolean>> loading = new ConcurrentHashMap<>();
 
     public StockCatalog(SkuStockMapper skus, InitScript init, RestockScript restock, RedisStockReader reader,
-                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveAllotments allotments) {
+                        ReloadScript reload, SalesRecord record, RedisRebuilds rebuilds, LiveAllotments allotments,
+                        LimitScript limits) {
+        this.limits = limits;
         this.rebuilds = rebuilds;
         this.allotments = allotments;
         this.record = record;
@@ -57,6 +61,30 @@ public class StockCatalog {
         this.restock = restock;
         this.reader = reader;
         this.reload = reload;
+    }
+
+    /** What a change of a SKU's per-user limit came to. */
+    public enum LimitChange {
+        /** Both stores have the new limit (or MySQL has it and Redis will load it with the SKU). */
+        CHANGED,
+        UNKNOWN_SKU,
+        /** MySQL has the new limit; Redis's rebuild of the SKU is running: the same request again finishes it. */
+        REBUILDING
+    }
+
+    /**
+     * Sets the SKU's per-user limit ({@code null}: none), live: MySQL's row first (a load or rebuild of the SKU reads
+     * it there), then Redis's stock hash ({@code lua/limit.lua}). What buyers hold already stays theirs; their next
+     * Try is compared with the new limit, in either store (docs/design.md, "One buyer count"). Idempotent.
+     */
+    public LimitChange changeLimit(String skuId, Integer limit) {
+        if (skus.setLimit(skuId, limit) == 0) {
+            return LimitChange.UNKNOWN_SKU;
+        }
+        return switch (limits.run(skuId, limit)) {
+            case SET, UNKNOWN_SKU -> LimitChange.CHANGED;
+            case REBUILDING -> LimitChange.REBUILDING;
+        };
     }
 
     /** Whether MySQL knows the SKU. */

@@ -19,6 +19,7 @@ public interface AuditMapper extends BaseMapper<AuditEntry> {
     String RELEASE_RESERVATION = "RELEASE_RESERVATION";
     String CREATE_SKU = "CREATE_SKU";
     String RESTOCK = "RESTOCK";
+    String LIMIT = "LIMIT";
     String HANDOVER = "HANDOVER";
     String SKU_SETTINGS = "SKU_SETTINGS";
     String REBUILD_SKU = "REBUILD_SKU";

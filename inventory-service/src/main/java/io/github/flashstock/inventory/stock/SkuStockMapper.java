@@ -71,6 +71,10 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
      * Records a confirmed sale of units Redis held; 0 rows when the row would go below zero available in Redis's
      * share (drift: never silently).
      */
+    /** The SKU's per-user limit ({@code null}: none). @return 1 when the SKU exists */
+    @Update("UPDATE sku_stock SET per_user_limit = #{limit} WHERE sku_id = #{skuId}")
+    int setLimit(@Param("skuId") String skuId, @Param("limit") Integer limit);
+
     @Update("UPDATE sku_stock SET sold = sold + #{units}, version = version + 1 "
             + "WHERE sku_id = #{skuId} AND stocked - sold - reserved - allotment_available - allotment_incoming >= #{units}")
     int sell(@Param("skuId") String skuId, @Param("units") long units);

@@ -52,7 +52,8 @@ class ScriptContractTest {
             "handover.lua, MOVED ALREADY_APPLIED UNKNOWN_SKU STALE_SKU REBUILDING",
             "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU SALE_RETURNED",
             "peek.lua, AVAILABLE ASK_THE_TRY",
-            "book.lua, BOOKED PURCHASE_LIMIT_EXCEEDED RECORDED_OTHERWISE UNKNOWN_SKU RELEASED"})
+            "book.lua, BOOKED PURCHASE_LIMIT_EXCEEDED RECORDED_OTHERWISE UNKNOWN_SKU RELEASED",
+            "limit.lua, SET UNKNOWN_SKU REBUILDING"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -74,6 +75,7 @@ class ScriptContractTest {
             case "mirror.lua" -> MirrorScript.Code.values();
             case "peek.lua" -> PeekScript.Code.values();
             case "book.lua" -> io.github.flashstock.inventory.reservation.BookScript.Code.values();
+            case "limit.lua" -> LimitScript.Code.values();
             default -> throw new IllegalArgumentException(script);
         };
         assertThat(header).containsExactlyElementsOf(Arrays.stream(decoder).map(Enum::name).toList());
@@ -87,7 +89,7 @@ class ScriptContractTest {
     @ParameterizedTest
     @ValueSource(strings = {"try.lua", "confirm.lua", "cancel.lua", "init.lua", "restock.lua", "resegment.lua",
             "reload.lua", "unlock.lua", "rebuild.lua", "epoch.lua", "handover.lua", "mirror.lua", "peek.lua", "book.lua",
-            "moving.lua"})
+            "moving.lua", "limit.lua"})
     void scriptsUseTheSharedStockFields(String script) throws IOException {
         String code = new ClassPathResource("lua/" + script).getContentAsString(StandardCharsets.UTF_8);
 

@@ -18,6 +18,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -32,6 +33,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
 /** Operator actions; every path under {@code /admin} needs the configured bearer token. */
 @RestController
@@ -155,5 +157,36 @@ public class AdminController {
                             s.available()));
                 })
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
+    }
+    /**
+     * Changes the SKU's per-user limit, live ({@link StockCatalog#changeLimit}): {@code {"perUserLimit": 3}}, or
+     * {@code null} for none. A repeat of the same change changes nothing.
+     */
+    @PutMapping("/{skuId}/limit")
+    ResponseEntity<?> limit(@PathVariable @Pattern(regexp = SKU_ID) String skuId, @RequestBody JsonNode body,
+                            Principal admin) {
+        JsonNode value = body == null ? null : body.get("perUserLimit");
+        if (value == null || !(value.isNull() || value.isIntegralNumber() && value.canConvertToInt()
+                && value.asInt() > 0) || body.size() != 1) {
+            return ResponseEntity.badRequest().body(ProblemDetails.of(HttpStatus.BAD_REQUEST, "invalid-request",
+                    "Invalid request", "the body is {\"perUserLimit\": n} with n a positive whole number of units,"
+                            + " or null for no limit"));
+        }
+        Integer limit = value.isNull() ? null : value.asInt();
+        return switch (catalog.changeLimit(skuId, limit)) {
+            case UNKNOWN_SKU -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId));
+            case REBUILDING -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1")
+                    .body(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "sku-rebuilding", "SKU being rebuilt",
+                            "MySQL has the new limit; Redis is rebuilding SKU " + skuId + ": send the same request"
+                                    + " again to finish"));
+            case CHANGED -> {
+                audit.record(AuditMapper.LIMIT, skuId, null, null, "per-user limit set to "
+                        + (limit == null ? "none" : limit), admin.getName());
+                Map<String, Object> answer = new LinkedHashMap<>();
+                answer.put("skuId", skuId);
+                answer.put("perUserLimit", limit);
+                yield ResponseEntity.ok(answer);
+            }
+        };
     }
 }
