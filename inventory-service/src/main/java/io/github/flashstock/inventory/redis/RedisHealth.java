@@ -81,6 +81,18 @@ public class RedisHealth {
                 CallNotPermittedException.createCallNotPermittedException(breaker), true);
     }
 
+    /** Keeps every call away from Redis until {@link #endForcedOpen}, whatever Redis answers (an evicting Redis). */
+    public void forceOpen() {
+        breaker.transitionToForcedOpenState();
+    }
+
+    /** Ends {@link #forceOpen}: the breaker tests Redis (half-open) and closes once the probe calls succeed. */
+    public void endForcedOpen() {
+        if (breaker.getState() == CircuitBreaker.State.FORCED_OPEN) {
+            breaker.transitionToHalfOpenState();
+        }
+    }
+
     /** The breaker is closed: calls go to Redis. */
     public boolean healthy() {
         return breaker.getState() == CircuitBreaker.State.CLOSED;

@@ -348,8 +348,9 @@ class StoreRouter {
                         .orElseThrow(() -> new IllegalStateException("Redis says the MySQL store holds reservation "
                                 + l.reservationId() + " of SKU " + l.skuId() + ", and the ledger has no row of it"));
             case UNRECORDED:
-                // no record in Redis: the Try ran in the MySQL store, or Redis never had it or lost it
-                return inMysql(phase, l, false).orElseGet(() ->
+                // no record in Redis: the Try ran in the MySQL store, or Redis never had it or lost it; a record Redis
+                // dropped after its phase is in the ledger, and a replay takes nothing again
+                return inMysql(phase, l, false).or(() -> endedInTheLedger(phase, l)).orElseGet(() ->
                         new Ended(redis.end(phase, l, true).orElseThrow(), redis));
             case NO_RECORD:
                 if (phase == Phase.CANCEL) {
@@ -366,11 +367,28 @@ class StoreRouter {
                 // sale is Redis's, recorded in MySQL (the script writes the CONFIRMED record, moving no counters), and
                 // Redis gets the SKU back from MySQL, which then counts it
                 events.publishEvent(new RebuildNeeded(l.skuId()));
-                return inMysql(phase, l, false).orElseGet(() ->
+                return inMysql(phase, l, false).or(() -> endedInTheLedger(phase, l)).orElseGet(() ->
                         new Ended(redis.end(phase, l, true).orElseThrow(), redis));
             default:
                 return new Ended(outcome, redis);
         }
+    }
+
+    /**
+     * A Confirm that finds no record in Redis of a reservation whose Confirm or Cancel the ledger has already: Redis
+     * dropped the record (an evicting Redis, a record that outlived its retention, writes lost), and this is a replay.
+     * It is answered as the record would have answered it, and nothing is taken again.
+     */
+    private Optional<Ended> endedInTheLedger(Phase phase, PhaseLine l) {
+        return sales.endedInRedisStore(l.xid(), l.reservationId(), l.skuId()).map(row -> {
+            meters.counter("inventory.phases.decided-in-ledger", "phase", phase.tag()).increment();
+            log.warn("{} of reservation {} on SKU {}: Redis has no record of it, and the ledger has it {}: a replay,"
+                    + " answered from the ledger, nothing taken", phase.tag(), l.reservationId(), l.skuId(),
+                    row.state());
+            PhaseOutcome outcome = (phase == Phase.CONFIRM) == "CONFIRMED".equals(row.state())
+                    ? new PhaseOutcome.AlreadyApplied(row.quantity()) : new PhaseOutcome.EndedOtherwise(row.quantity());
+            return new Ended(outcome, redis);
+        });
     }
 
     /**

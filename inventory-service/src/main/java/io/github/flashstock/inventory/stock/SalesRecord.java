@@ -70,6 +70,15 @@ public class SalesRecord {
         return !TransactionSynchronizationManager.isActualTransactionActive();
     }
 
+    /**
+     * How the durable record says a second phase ended the Redis store's reservation of one SKU (its ledger row
+     * CONFIRMED or CANCELLED); empty while no phase has ended it there. For a phase that finds no record in Redis:
+     * a record Redis dropped (evicted, or lost with its writes) is not a Try Redis never had.
+     */
+    public java.util.Optional<LedgerRow> endedInRedisStore(String xid, String reservationId, String skuId) {
+        return java.util.Optional.ofNullable(ledger.endedInRedis(xid, reservationId, skuId));
+    }
+
     /** As {@link #confirmed(String, String, long, String, long, String)} without a known buyer. */
     public void confirmed(String xid, String reservationId, long branchId, String skuId, long units) {
         confirmed(xid, reservationId, branchId, skuId, units, null);

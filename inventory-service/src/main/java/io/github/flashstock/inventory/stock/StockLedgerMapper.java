@@ -90,6 +90,13 @@ public interface StockLedgerMapper {
                     @Param("branchId") long branchId, @Param("userId") String userId,
                     @Param("lines") java.util.List<TriedLine> lines);
 
+    /** The Redis store's row of one reservation on one SKU once a second phase ended it; null while it has none. */
+    @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal, branch_id FROM stock_ledger WHERE xid = #{xid}"
+            + " AND reservation_key = #{reservationId} AND sku_id = #{skuId} AND store = 'REDIS'"
+            + " AND state IN ('CONFIRMED', 'CANCELLED')")
+    LedgerRow endedInRedis(@Param("xid") String xid, @Param("reservationId") String reservationId,
+                           @Param("skuId") String skuId);
+
     /** The rows of one reservation, every SKU. */
     @Select("SELECT id, sku_id, quantity, state, store, user_id, refusal, branch_id FROM stock_ledger WHERE xid = #{xid}"
             + " AND reservation_key = #{reservationId}")
