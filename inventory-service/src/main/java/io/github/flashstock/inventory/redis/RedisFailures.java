@@ -57,8 +57,25 @@ public final class RedisFailures {
         return false;
     }
 
-    /** An error reply that says the server does not serve commands now: LOADING, BUSY. */
+    /**
+     * An error reply that says the server does not serve commands now: LOADING, BUSY; or that it refuses writes
+     * before running them: OOM (its memory is full under {@code noeviction}) and MISCONF (it cannot write its AOF or
+     * RDB). A script meets those at its first write, and every script here decides before it writes, so nothing of it
+     * ran: as with Redis away, Tries go to the MySQL store and phases are retried until Redis takes writes again.
+     */
     private static boolean notServing(Throwable t) {
-        return t instanceof io.lettuce.core.RedisLoadingException || t instanceof io.lettuce.core.RedisBusyException;
+        return t instanceof io.lettuce.core.RedisLoadingException || t instanceof io.lettuce.core.RedisBusyException
+                || refusesWrites(t);
+    }
+
+    /** Redis refuses writes: full ({@code OOM}) or unable to persist them ({@code MISCONF}). */
+    public static boolean refusesWrites(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.lettuce.core.RedisCommandExecutionException && t.getMessage() != null
+                    && (t.getMessage().startsWith("OOM ") || t.getMessage().startsWith("MISCONF "))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -105,6 +105,33 @@ class RedisOutageIT extends InventoryITSupport {
     }
 
     /**
+     * Redis full mid-sale: {@code maxmemory} set below what it uses, so that it refuses every write with OOM (under
+     * {@code noeviction}, the only policy the service runs with), then raised again. A script meets the refusal at
+     * its first write, before it changed anything, so Redis refusing writes is Redis away: the allotments sell, the
+     * phases wait, and nothing is partial.
+     */
+    @Test
+    void redisFullMidSaleTheReservesSellAndNothingIsOversoldOrLost() throws Exception {
+        Sale sale = sale(() -> {
+            maxmemory("1");
+            try {
+                pause(Duration.ofSeconds(5));
+            } finally {
+                maxmemory("0");
+            }
+        });
+
+        sale.assertSettledAndBalanced();
+    }
+
+    private void maxmemory(String bytes) {
+        redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) c -> {
+            c.serverCommands().setConfig("maxmemory", bytes);
+            return null;
+        });
+    }
+
+    /**
      * Reservations the MySQL store took while Redis was away end in the MySQL store after Redis is back: the one paid
      * for is confirmed there (sold from the allotment), the abandoned one cancelled (units back to the allotment); Redis
      * knows both (fence records, the buyer's count) and sells none of their units.
