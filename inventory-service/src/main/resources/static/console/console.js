@@ -186,6 +186,15 @@
         tr.cells[0].appendChild(el('span', ' (health read ' + fmt(checkedAgo, 0) + ' s earlier)', 'muted small'));
       }
       tr.appendChild(el('td', h.redisBreaker, h.redisBreaker === 'closed' ? 'good' : 'bad'));
+      // each node: used of maxmemory and the headroom left; above the warning share in red
+      var nodes = h.redisMemory || [];
+      tr.appendChild(el('td', nodes.map(function (n) {
+        var mb = function (b) { return fmt(b / 1048576, 1) + ' MB'; };
+        return n.node + ' ' + mb(n.usedBytes) + (n.maxBytes > 0
+          ? ' of ' + mb(n.maxBytes) + ' (' + fmt(100 * Math.max(0, n.maxBytes - n.usedBytes) / n.maxBytes, 0)
+            + ' % free' + (n.warning ? ', above the warning share' : '') + ')'
+          : ' (no maxmemory)');
+      }).join(', ') || 'not read yet', 'text ' + (nodes.some(function (n) { return n.warning; }) ? 'bad' : '')));
       var shortfalls = h.durabilityShortfalls || [];
       tr.appendChild(el('td', h.durability + (shortfalls.length ? ': does not hold (' + shortfalls.join('; ') + ')' : ': holds'),
         'text ' + (shortfalls.length ? 'bad' : 'good')));

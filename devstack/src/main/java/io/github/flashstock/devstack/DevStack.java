@@ -334,6 +334,48 @@ public final class DevStack {
     }
 
     /**
+     * One command on the standalone Redis, as an operator would send it with {@code redis-cli} ({@code CONFIG SET
+     * maxmemory ...}); its reply, or a Redis error reply thrown as an {@link IllegalStateException}. For drills.
+     */
+    public Object onRedis(String... command) {
+        try {
+            return Resp.call(config.redisPort(), command);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("Redis on port " + config.redisPort() + " did not answer "
+                    + command[0], e);
+        }
+    }
+
+    /**
+     * Makes the disk look full to the standalone Redis: its files may grow to {@code bytes} at most (the soft
+     * RLIMIT_FSIZE of its process, set with {@code prlimit}; the devstack starts it with SIGXFSZ ignored), so a write
+     * past that fails as on a full filesystem. Under {@code appendfsync everysec} Redis then refuses writes
+     * ({@code MISCONF}) until a write succeeds again; under {@code always} it exits. {@link #liftFileSizeLimit}
+     * undoes it. For drills.
+     *
+     * @return the PIDs limited
+     */
+    public List<Long> limitFileSize(long bytes) {
+        return prlimit(Long.toString(bytes));
+    }
+
+    /** Lifts what {@link #limitFileSize} set: the soft limit back to unlimited. */
+    public List<Long> liftFileSizeLimit() {
+        return prlimit("unlimited");
+    }
+
+    private List<Long> prlimit(String soft) {
+        return withLock(() -> {
+            List<Long> pids = pids(servers.get(Component.REDIS));
+            for (long pid : pids) {
+                Processes.run(List.of("prlimit", "--pid", Long.toString(pid), "--fsize=" + soft + ":"),
+                        config.home(), config.home().resolve("signals.log"), Optional.empty(), Duration.ofSeconds(10));
+            }
+            return pids;
+        });
+    }
+
+    /**
      * Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. With process names
      * ({@code node-16381}), only those. {@link #resume} thaws them.
      */

@@ -35,6 +35,17 @@ final class Processes {
     }
 
     /**
+     * The command run with SIGXFSZ ignored (a shell sets it, then execs the command in its place, keeping its PID),
+     * so that a write past the process's file-size limit fails with EFBIG instead of killing it: how the devstack
+     * makes a disk look full to one server ({@link DevStack#limitFileSize}) without a filesystem of its own.
+     */
+    static List<String> ignoringFileSizeLimit(List<String> command) {
+        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "trap '' XFSZ; exec \"$@\"", "sh"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /**
      * Starts a command in a session of its own (so a Ctrl-C in the shell that ran the build does not reach it),
      * with stdin from /dev/null and stdout/stderr appended to {@code log}, and records its PID in {@code pidFile}.
      */

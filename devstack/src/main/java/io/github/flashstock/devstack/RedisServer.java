@@ -25,8 +25,8 @@ final class RedisServer extends Server {
         ensureDir(dir());
         var conf = dir().resolve("redis.conf");
         write(conf, RedisConf.standalone(config.redisPort(), dir()));
-        Processes.launch(List.of(config.redisTool("server"), conf.toString()), dir(), log("redis-server"),
-                pidFile("redis-server"), Map.of());
+        Processes.launch(Processes.ignoringFileSizeLimit(List.of(config.redisTool("server"), conf.toString())), dir(),
+                log("redis-server"), pidFile("redis-server"), Map.of());
     }
 
     @Override

@@ -27,6 +27,7 @@ final class Faults {
             case REDIS_MASTER_KILL -> new RedisMasterKill();
             case REDIS_SENTINEL_FAILOVER -> new RedisSentinelFailover();
             case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen");
+            case REDIS_FULL -> new RedisFull();
             case MARIADB_PAUSE -> new ServerPause(Component.MARIADB, "MariaDB", "paused");
             case CHAOS -> throw new IllegalArgumentException("chaos has a schedule of faults: DrillRunner.runChaos");
         };

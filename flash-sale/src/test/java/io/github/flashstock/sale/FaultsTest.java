@@ -21,6 +21,7 @@ class FaultsTest {
         assertThat(Faults.named("inventory-kill-only")).isInstanceOf(InventoryKill.class);
         assertThat(Faults.named("broker-kill")).isInstanceOf(BrokerKill.class);
         assertThat(Faults.named("redis-split")).isInstanceOf(RedisSplit.class);
+        assertThat(Faults.named("redis-full")).isInstanceOf(RedisFull.class);
         assertThat(Faults.named("redis-aof-tail")).isInstanceOf(RedisAofTail.class);
         assertThat(Faults.named("redis-master-kill")).isInstanceOf(RedisMasterKill.class);
         assertThat(Faults.named("redis-sentinel-failover")).isInstanceOf(RedisSentinelFailover.class);
@@ -39,18 +40,29 @@ class FaultsTest {
     }
 
     @Test
+    void redisFullReadsTheFieldsOfInfo() {
+        String info = "# Errorstats\r\nerrorstat_ERR:count=3\r\nerrorstat_OOM:count=12\r\n";
+        assertThat(RedisFull.field(info, "errorstat_OOM")).isEqualTo("count=12");
+        assertThat(RedisFull.field(info, "errorstat_MISCONF")).isEmpty();
+        assertThat(RedisFull.field("aof_enabled:1\r\naof_last_write_status:err\r\n", "aof_last_write_status"))
+                .isEqualTo("err");
+    }
+
+    @Test
     void everyDrillHasAFreshFaultLastingItsOutageButTheFailovers() {
         for (Drill drill : Drill.drills()) {
             Fault fault = Faults.of(drill);
             Fault.Scene scene = new Fault.Scene(null, null, null, null, "run", "hot", drill.outage());
             assertThat(fault).as(drill.cliName()).isNotSameAs(Faults.of(drill));
+            // redis-full strikes twice: memory for the first half of the outage, the disk (in heal) for the second
             assertThat(fault.outage(scene)).as(drill.cliName())
                     .isEqualTo(drill == Drill.REDIS_MASTER_KILL || drill == Drill.REDIS_SENTINEL_FAILOVER ? Duration.ZERO
-                            : drill.outage());
+                            : drill == Drill.REDIS_FULL ? drill.outage().dividedBy(2) : drill.outage());
         }
         assertThat(Drill.parse("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
         assertThat(Drill.parse("mariadb-pause").outage()).isEqualTo(Duration.ofSeconds(10));
         assertThat(Drill.parse("redis-split").outage()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(Drill.parse("redis-full").outage()).isEqualTo(Duration.ofSeconds(8));
         // chaos is bin/chaos's, with a schedule of its own: neither bin/drill's nor a fault of one kind
         assertThat(Drill.drills()).doesNotContain(Drill.CHAOS);
         assertThatThrownBy(() -> Faults.of(Drill.CHAOS)).isInstanceOf(IllegalArgumentException.class);

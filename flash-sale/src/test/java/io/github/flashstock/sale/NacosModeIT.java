@@ -285,6 +285,7 @@ class NacosModeIT {
             await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
                 assertThat(page.instances()).as("one row per instance").hasSize(2)
                         .allSatisfy(row -> assertThat(row).contains("closed").contains("fsync: holds")
+                                .containsPattern("[0-9.]+ MB \\(no maxmemory\\)")
                                 .containsPattern("127\\.0\\.0\\.1:[0-9]+ ✓"));
                 assertThat(page.registered()).contains(services.inventories().get(1).url().substring(7));
             });

@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.console;
 
+import io.github.flashstock.inventory.redis.RedisMemory;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,8 @@ public record InstanceReading(String instance, long atMillis, long startedMillis
 
     /**
      * @param redisBreaker       the Redis circuit breaker: closed (Tries go to Redis), open, half_open
+     * @param redisMemory        each Redis node's memory at its last reading ({@code RedisMemory}, every few
+     *                           seconds): used, {@code maxmemory}, whether above the warning share
      * @param durability         {@code inventory.durability}
      * @param durabilityShortfalls what keeps it from holding now, read from the servers; empty when it holds
      * @param eventBacklog       stock events in Redis not yet with RocketMQ (stream entries); null when Redis could
@@ -33,7 +36,7 @@ public record InstanceReading(String instance, long atMillis, long startedMillis
      *                           they are read in the background, at most {@code InstanceReadings.SLOW_EVERY_MILLIS}
      *                           apart while someone asks)
      */
-    public record Health(String redisBreaker, String durability, List<String> durabilityShortfalls, Long eventBacklog,
+    public record Health(String redisBreaker, List<RedisMemory.NodeMemory> redisMemory, String durability, List<String> durabilityShortfalls, Long eventBacklog,
                          Long eventLagMillis, List<Coordinator> coordinators, long checkedMillis) {
     }
 

@@ -4,6 +4,7 @@ import io.github.flashstock.inventory.events.EventBacklog;
 import io.github.flashstock.inventory.events.StockEventForwarder;
 import io.github.flashstock.inventory.redis.RedisDurability;
 import io.github.flashstock.inventory.redis.RedisHealth;
+import io.github.flashstock.inventory.redis.RedisMemory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -38,6 +39,7 @@ public class InstanceReadings implements DisposableBean {
     private final MeterRegistry meters;
     private final RedisHealth redis;
     private final RedisDurability durability;
+    private final RedisMemory memory;
     private final ObjectProvider<StockEventForwarder> forwarder;
     private final Coordinators coordinators;
     private final Environment environment;
@@ -51,12 +53,13 @@ public class InstanceReadings implements DisposableBean {
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile Slow slow;
 
-    InstanceReadings(MeterRegistry meters, RedisHealth redis, RedisDurability durability,
+    InstanceReadings(MeterRegistry meters, RedisHealth redis, RedisDurability durability, RedisMemory memory,
                      ObjectProvider<StockEventForwarder> forwarder, Coordinators coordinators, Environment environment,
                      ObjectProvider<Clock> clock) {
         this.meters = meters;
         this.redis = redis;
         this.durability = durability;
+        this.memory = memory;
         this.forwarder = forwarder;
         this.coordinators = coordinators;
         this.environment = environment;
@@ -77,7 +80,7 @@ public class InstanceReadings implements DisposableBean {
     public InstanceReading read() {
         long now = clock.millis();
         Slow s = slow(now);
-        InstanceReading.Health health = new InstanceReading.Health(redis.state(),
+        InstanceReading.Health health = new InstanceReading.Health(redis.state(), memory.nodes(),
                 durability.level().setting(), s.shortfalls(), s.backlog(), s.lagMillis(),
                 s.coordinators(), s.atMillis());
         return new InstanceReading(address(), now, started, tries(), phases(), latencies(), health);

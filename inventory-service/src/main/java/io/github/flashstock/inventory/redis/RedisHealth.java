@@ -25,6 +25,8 @@ public class RedisHealth {
     private static final Logger log = LoggerFactory.getLogger(RedisHealth.class);
 
     private final CircuitBreaker breaker;
+    /** Whether the last failure that counted against the breaker was Redis refusing writes (OOM, MISCONF). */
+    private volatile boolean lastFailureRefusedWrites;
 
     public RedisHealth(CircuitBreakerRegistry registry) {
         this.breaker = registry.circuitBreaker(NAME);
@@ -65,6 +67,7 @@ public class RedisHealth {
                 breaker.onSuccess(took, TimeUnit.NANOSECONDS);
                 throw e;
             }
+            lastFailureRefusedWrites = RedisFailures.refusesWrites(e);
             breaker.onError(took, TimeUnit.NANOSECONDS, e);
             if (e instanceof RedisUnreachable unreachable) {
                 throw unreachable;
@@ -96,6 +99,15 @@ public class RedisHealth {
     /** The breaker is closed: calls go to Redis. */
     public boolean healthy() {
         return breaker.getState() == CircuitBreaker.State.CLOSED;
+    }
+
+    /**
+     * The breaker is not closed and what opened it (the last failure) was Redis refusing writes: its memory full
+     * under {@code noeviction} ({@code OOM}) or its disk ({@code MISCONF}). Tries refused meanwhile say so
+     * ({@code 503 redis-full}).
+     */
+    public boolean refusingWrites() {
+        return !healthy() && lastFailureRefusedWrites;
     }
 
     /** The breaker waits for probe calls to decide whether Redis is back. */

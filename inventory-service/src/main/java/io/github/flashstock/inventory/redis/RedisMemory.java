@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -29,8 +31,12 @@ import org.springframework.stereotype.Component;
  *     down, Confirms and Cancels wait; logged, counted ({@code inventory.redis.evicting}). Once every node is back at
  *     {@code noeviction} the breaker tests Redis again (half-open) and closes as after an outage.</li>
  * </ul>
- * It also publishes each node's memory in use and its {@code maxmemory}
- * ({@code inventory.redis.memory.used}, {@code inventory.redis.memory.max}, by node; max 0: no limit).
+ * It also publishes each node's memory in use, its {@code maxmemory} and the headroom left
+ * ({@code inventory.redis.memory.used}, {@code inventory.redis.memory.max}, by node, max 0: no limit;
+ * {@code inventory.redis.memory.headroom}, the share of {@code maxmemory} still free, NaN without a limit), and warns
+ * when a node uses more than {@code inventory.redis.memory-warning} of its {@code maxmemory} (0.8 by default): logged
+ * once as it crosses, counted in {@code inventory.redis.memory.warnings}, shown on the console ({@link #nodes}). A
+ * node at its limit refuses writes ({@code OOM}), and the service treats it as Redis away.
  */
 @Component
 public class RedisMemory implements InitializingBean {
@@ -48,10 +54,52 @@ public class RedisMemory implements InitializingBean {
     /** Each node's last reading: used bytes, maxmemory. */
     private final Map<String, long[]> readings = new ConcurrentHashMap<>();
 
-    public RedisMemory(RedisConnectionFactory connections, RedisHealth health, MeterRegistry meters) {
+    /** The share of {@code maxmemory} in use above which a node is warned of. */
+    private final double warning;
+    /** The nodes warned of, until they drop below the threshold again. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    public RedisMemory(RedisConnectionFactory connections, RedisHealth health, MeterRegistry meters,
+                       @Value("${inventory.redis.memory-warning:0.8}") double warning) {
+        if (!(warning > 0 && warning <= 1)) {
+            throw new IllegalArgumentException("inventory.redis.memory-warning must be above 0 and at most 1 (a share"
+                    + " of maxmemory), not " + warning);
+        }
         this.connections = connections;
         this.health = health;
         this.meters = meters;
+        this.warning = warning;
+    }
+
+    /**
+     * One node's memory at its last reading.
+     *
+     * @param usedBytes memory in use ({@code used_memory})
+     * @param maxBytes  its {@code maxmemory}; 0 when it has none (it may use the machine's memory)
+     * @param warning   the node uses more than the warning share of {@code maxmemory}
+     */
+    public record NodeMemory(String node, long usedBytes, long maxBytes, boolean warning) {
+
+        /** The share of {@code maxmemory} still free; NaN when the node has no {@code maxmemory}. */
+        public double headroom() {
+            return headroom(usedBytes, maxBytes);
+        }
+
+        static double headroom(long used, long max) {
+            return max <= 0 ? Double.NaN : Math.max(0, max - used) / (double) max;
+        }
+    }
+
+    /** Every node's memory at its last reading (every {@code inventory.redis.memory-check-interval}), by node. */
+    public List<NodeMemory> nodes() {
+        return readings.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> new NodeMemory(e.getKey(), e.getValue()[0], e.getValue()[1],
+                        above(e.getValue()[0], e.getValue()[1], warning)))
+                .toList();
+    }
+
+    static boolean above(long used, long max, double warning) {
+        return max > 0 && used > warning * max;
     }
 
     /** What is wrong with one node's memory policy ({@code INFO memory}); empty when it never evicts. */
@@ -129,9 +177,23 @@ public class RedisMemory implements InitializingBean {
                     .description("memory the Redis node uses").register(meters);
             Gauge.builder("inventory.redis.memory.max", fresh, r -> r[1]).tag("node", n).baseUnit("bytes")
                     .description("the Redis node's maxmemory (0: no limit)").register(meters);
+            Gauge.builder("inventory.redis.memory.headroom", fresh, r -> NodeMemory.headroom(r[0], r[1]))
+                    .tag("node", n).description("the share of the Redis node's maxmemory still free (NaN: no limit)")
+                    .register(meters);
             return fresh;
         });
         reading[0] = used;
         reading[1] = max;
+        if (above(used, max, warning)) {
+            if (warned.add(node)) {
+                meters.counter("inventory.redis.memory.warnings", "node", node).increment();
+                log.warn("Redis node {} uses {} of its maxmemory {} bytes ({} bytes): above the warning share {}; at"
+                        + " the limit it refuses writes and the sale goes on from the allotments only (raise maxmemory,"
+                        + " or see docs/operations.md, \"Redis memory\")", node,
+                        String.format(java.util.Locale.ROOT, "%.0f%%", 100.0 * used / max), max, used, warning);
+            }
+        } else if (warned.remove(node)) {
+            log.info("Redis node {} uses {} of {} bytes again: below the warning share {}", node, used, max, warning);
+        }
     }
 }

@@ -81,7 +81,7 @@ class RedisMemoryIT {
         policy(RedisMemory.SAFE_POLICY);
         health = new RedisHealth(CircuitBreakerRegistry.ofDefaults());
         meters = new SimpleMeterRegistry();
-        memory = new RedisMemory(factory, health, meters);
+        memory = new RedisMemory(factory, health, meters, 0.8);
     }
 
     @ParameterizedTest
@@ -104,6 +104,49 @@ class RedisMemoryIT {
 
         assertThat(meters.get("inventory.redis.memory.used").gauge().value()).isPositive();
         assertThat(meters.get("inventory.redis.memory.max").gauge().value()).isZero();
+    }
+
+    @Test
+    void theHeadroomLeftIsMeasuredAndANodeAboveTheWarningShareIsWarnedOfOnce() {
+        memory.afterPropertiesSet();
+        assertThat(meters.get("inventory.redis.memory.headroom").gauge().value()).as("no maxmemory").isNaN();
+        long used = (long) meters.get("inventory.redis.memory.used").gauge().value();
+        try {
+            maxmemory(used * 4);
+            memory.check();
+            assertThat(meters.get("inventory.redis.memory.headroom").gauge().value()).isBetween(0.5, 0.9);
+            assertThat(memory.nodes()).singleElement().satisfies(n -> {
+                assertThat(n.maxBytes()).isEqualTo(used * 4);
+                assertThat(n.warning()).isFalse();
+            });
+
+            maxmemory(used + used / 10);
+            memory.check();
+            memory.check();
+
+            assertThat(meters.get("inventory.redis.memory.headroom").gauge().value()).isLessThan(0.2);
+            assertThat(memory.nodes()).singleElement().satisfies(n -> assertThat(n.warning()).isTrue());
+            assertThat(meters.get("inventory.redis.memory.warnings").counter().count()).as("once as it crosses")
+                    .isEqualTo(1);
+            assertThat(health.healthy()).as("a warning, not an outage").isTrue();
+        } finally {
+            maxmemory(0);
+        }
+        memory.check();
+        assertThat(memory.nodes()).singleElement().satisfies(n -> assertThat(n.warning()).isFalse());
+    }
+
+    private static void maxmemory(long bytes) {
+        redis.execute((RedisCallback<Object>) c -> {
+            c.serverCommands().setConfig("maxmemory", Long.toString(bytes));
+            return null;
+        });
+    }
+
+    @Test
+    void aWarningShareOutsideZeroToOneStopsTheStart() {
+        assertThatThrownBy(() -> new RedisMemory(factory, health, meters, 1.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("inventory.redis.memory-warning");
     }
 
     @Test

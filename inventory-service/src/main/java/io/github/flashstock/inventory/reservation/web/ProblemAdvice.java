@@ -1,5 +1,6 @@
 package io.github.flashstock.inventory.reservation.web;
 
+import io.github.flashstock.inventory.redis.RedisHealth;
 import io.github.flashstock.inventory.reservation.ReservationLines;
 import io.github.flashstock.inventory.reservation.TryOutcome;
 import io.github.flashstock.inventory.reservation.TryRefused;
@@ -10,6 +11,7 @@ import java.util.Map;
 import org.apache.seata.common.exception.FrameworkException;
 import org.apache.seata.core.exception.TransactionException;
 import org.apache.seata.core.exception.TransactionExceptionCode;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -23,6 +25,18 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  */
 @RestControllerAdvice
 class ProblemAdvice extends BadInputAdvice {
+
+    /** Redis's breaker, where the context has one (a web slice without Redis has none: never "full" there). */
+    private final ObjectProvider<RedisHealth> redis;
+
+    ProblemAdvice(ObjectProvider<RedisHealth> redis) {
+        this.redis = redis;
+    }
+
+    private boolean redisRefusesWrites() {
+        RedisHealth health = redis.getIfAvailable();
+        return health != null && health.refusingWrites();
+    }
 
     /**
      * A refused Try: 409 for what the caller cannot change by waiting (stock, the purchase limit, a reservation
@@ -51,7 +65,13 @@ class ProblemAdvice extends BadInputAdvice {
             case STALE_SKU -> with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "sku-rebuilding",
                     "SKU being rebuilt", r.message()), Map.of("skuId", r.skuId()));
             case MYSQL_STORE_BUSY -> {
-                ProblemDetail busy = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "mysql-store-busy",
+                // Redis away because it refuses writes (full memory or disk): the operator's problem to fix, and
+                // the caller's to know; a Redis away for any other reason, or none, leaves the MySQL store's answer
+                ProblemDetail busy = redisRefusesWrites()
+                        ? ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "redis-full", "Redis full",
+                        "Redis refuses writes (its memory or its disk is full) and the MySQL store cannot take this"
+                                + " reservation now: " + r.message())
+                        : ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "mysql-store-busy",
                         "MySQL store busy", r.message());
                 if (r.skuId() != null) {
                     busy.setProperty("skuId", r.skuId());

@@ -73,14 +73,18 @@ class ConsoleApiTest {
     void answersThisInstancesReadings() throws Exception {
         given(instance.read()).willReturn(new InstanceReading("127.0.0.1:8081", 2_000, 1_000,
                 Map.of("reserved", 7.0), Map.of("confirm", 5.0), Map.of("try", Map.of("p50", 1.5, "p99", 9.0)),
-                new InstanceReading.Health("closed", "fsync", List.of(), 0L, 0L,
+                new InstanceReading.Health("closed",
+                        List.of(new io.github.flashstock.inventory.redis.RedisMemory.NodeMemory("127.0.0.1:16379",
+                                900, 1_000, true)), "fsync", List.of(), 0L, 0L,
                         List.of(new InstanceReading.Coordinator("127.0.0.1:18091", true)), 1_900)));
 
         mvc.perform(get("/admin/console/instance").header("Authorization", "Bearer " + TOKEN))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.tries.reserved").value(7.0))
                 .andExpect(jsonPath("$.latencyMillis.try.p99").value(9.0))
-                .andExpect(jsonPath("$.health.coordinators[0].reachable").value(true));
+                .andExpect(jsonPath("$.health.coordinators[0].reachable").value(true))
+                .andExpect(jsonPath("$.health.redisMemory[0].maxBytes").value(1_000))
+                .andExpect(jsonPath("$.health.redisMemory[0].warning").value(true));
     }
 
     @Test
@@ -106,7 +110,8 @@ class ConsoleApiTest {
     @Test
     void anotherInstanceReadsThisOneWithTheClusterKeyAndTheAnswerIsSigned() throws Exception {
         given(instance.read()).willReturn(new InstanceReading("127.0.0.1:8081", 2_000, 1_000, Map.of(), Map.of(),
-                Map.of(), new InstanceReading.Health("closed", "fsync", List.of(), 0L, 0L, List.of(), 1_900)));
+                Map.of(), new InstanceReading.Health("closed", List.of(), "fsync", List.of(), 0L, 0L, List.of(),
+                        1_900)));
         MockHttpServletRequestBuilder request = get("/admin/console/instance");
         Map<String, String> signed = CLUSTER.signRequest("GET", "/admin/console/instance", "127.0.0.1:8081",
                 Instant.now());

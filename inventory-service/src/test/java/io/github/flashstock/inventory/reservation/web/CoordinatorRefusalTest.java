@@ -12,7 +12,7 @@ import org.springframework.http.ResponseEntity;
 /** How a failed branch registration is answered: the caller's stale transaction, or a coordinator to retry. */
 class CoordinatorRefusalTest {
 
-    private final ProblemAdvice advice = new ProblemAdvice();
+    private final ProblemAdvice advice = RedisFullProblemTest.advice(null);
 
     private static FrameworkException registrationFailed(TransactionExceptionCode code) {
         return new FrameworkException(new RmTransactionException(code, "branch register failed"),

@@ -14,7 +14,7 @@ import org.springframework.http.ResponseEntity;
  */
 class StoreUnavailableTest {
 
-    private final ProblemAdvice advice = new ProblemAdvice();
+    private final ProblemAdvice advice = RedisFullProblemTest.advice(null);
 
     @Test
     void aTimedOutOrUnreachableStoreIsA503ToRetry() {
