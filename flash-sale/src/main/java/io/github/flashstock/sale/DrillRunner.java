@@ -165,7 +165,7 @@ public final class DrillRunner implements AutoCloseable {
         skuIds.addAll(fault.prepare(scene));
         boolean awaitEvents = !drill.losesRedisWrites();
         Map<java.nio.file.Path, Long> logsAtStart = Forensics.sizes(logsToSearch());
-        AtomicReference<String> faultLine = new AtomicReference<>("not injected");
+        AtomicReference<String> faultLine = new AtomicReference<>(DrillReport.NOT_STRUCK);
         AtomicReference<Duration> back = new AtomicReference<>(Duration.ZERO);
         FlashSale sale = shape.apply(new FlashSale(orderUrls, services.inventory().url(), services.adminToken(),
                 services.buyers(), out)

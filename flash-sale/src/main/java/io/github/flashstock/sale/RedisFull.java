@@ -61,6 +61,11 @@ final class RedisFull implements Fault {
         String status = infoText(scene, "persistence", "aof_last_write_status");
         scene.stack().onRedis("CONFIG", "SET", "appendfsync", appendfsync);
         long misconfRefused = errors(scene, "MISCONF") - misconfBefore;
+        if (oomRefused == 0 || misconfRefused == 0 || !"ok".equals(status)) {
+            // restored as far as it can be; a drill that did not fill Redis both ways proves nothing
+            throw new IllegalStateException("Redis was not full both ways: " + oomRefused + " writes refused (OOM), "
+                    + misconfRefused + " (MISCONF); AOF writes " + status + " after the disk had room again");
+        }
         return "; " + oomRefused + " writes refused (OOM), memory back to maxmemory " + maxmemory
                 + "; then its disk full (the AOF held at " + size + " bytes, appendfsync everysec meanwhile) for "
                 + half(scene).toMillis() / 1000.0 + " s: " + misconfRefused + " writes refused (MISCONF), AOF writes "

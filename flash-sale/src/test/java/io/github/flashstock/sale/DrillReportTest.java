@@ -225,6 +225,20 @@ class DrillReportTest {
                 .doesNotContain("every one a 201");
     }
 
+    @Test
+    void aDrillWhoseFaultNeverStruckIsNotClean() {
+        DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
+        DrillReport struck = sale(Drill.REDIS_FULL, 10, 0, fine);
+        DrillReport missed = new DrillReport(Drill.REDIS_FULL, 10, Map.of("201", 10), 0, 0, 0, List.of(), 0,
+                List.of(), List.of(fine), 0, 0, List.of(), List.of(), List.of(), DrillReport.NOT_STRUCK,
+                Duration.ZERO, Duration.ofSeconds(1), true);
+
+        assertThat(struck.struck()).isTrue();
+        assertThat(struck.clean()).isTrue();
+        assertThat(missed.struck()).isFalse();
+        assertThat(missed.clean()).isFalse();
+    }
+
     private static DrillReport sale(Drill drill, int orders, int failed, DrillReport.SkuOutcome sku) {
         return new DrillReport(drill, orders, Map.of("201", orders - failed), failed, 0, 0, List.of(), 0, List.of(),
                 List.of(sku), 0, 0, List.of(), List.of(), List.of(), "fault", Duration.ofSeconds(1),

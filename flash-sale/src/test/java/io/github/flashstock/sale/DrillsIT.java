@@ -108,6 +108,7 @@ class DrillsIT {
 
         SoftAssertions soft = new SoftAssertions();
         String d = drill.cliName() + ": ";
+        soft.assertThat(report.struck()).as(d + "the fault struck (else see the sale's events)").isTrue();
         soft.assertThat(report.settled()).as(d + "settled: nothing pending, reserved or held by the TC").isTrue();
         soft.assertThat(report.oversold()).as(d + "units oversold").isZero();
         soft.assertThat(report.lost()).as(d + "units lost").isZero();
