@@ -74,11 +74,12 @@ public enum Drill {
     REDIS_FREEZE("redis-freeze", "Redis frozen (SIGSTOP) for 5 s", 1, 1, null),
     /**
      * Redis full, both ways: its memory ({@code maxmemory} just above use, {@code noeviction}: writes refused with
-     * {@code OOM}), then its disk (the AOF cannot grow: writes refused with {@code MISCONF}), 4 s each, then room
-     * again. Meanwhile the sale goes on from the SKUs' allotments and Confirms and Cancels wait ({@link RedisFull}).
+     * {@code OOM}), then its disk (the AOF cannot grow: writes refused with {@code MISCONF}), 3 s each, then room
+     * again, and the fault waits to see Redis sell again. Meanwhile the sale goes on from the SKUs' allotments and
+     * Confirms and Cancels wait ({@link RedisFull}). Its buyers arrive at 20 a second, so the sale outlasts the fault.
      */
-    REDIS_FULL("redis-full", "Redis full: its memory (maxmemory just above use) for 4 s, then its disk (the AOF"
-            + " cannot grow, MISCONF) for 4 s", 1, 1, null),
+    REDIS_FULL("redis-full", "Redis full: its memory (maxmemory just above use) for 3 s, then its disk (the AOF"
+            + " cannot grow, MISCONF) for 3 s; Redis sells again once it has room", 1, 1, null),
     /** MariaDB (both services' databases, and the TC's in db mode) dies and restarts. */
     MARIADB_KILL("mariadb-kill", "MariaDB kill -9, restarted after 3 s", 1, 1, null),
     /** MariaDB freezes for 10 s (SIGSTOP), then goes on. */
@@ -203,7 +204,8 @@ public enum Drill {
         return switch (this) {
             case TC_KILL_ONE, CHAOS -> Duration.ZERO;
             case MARIADB_PAUSE -> Duration.ofSeconds(10);
-            case REDIS_SPLIT, REDIS_FULL -> Duration.ofSeconds(8);
+            case REDIS_SPLIT -> Duration.ofSeconds(8);
+            case REDIS_FULL -> Duration.ofSeconds(6);
             case REDIS_FREEZE -> Duration.ofSeconds(5);
             default -> Duration.ofSeconds(3);
         };

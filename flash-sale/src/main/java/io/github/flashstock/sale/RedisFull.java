@@ -66,10 +66,29 @@ final class RedisFull implements Fault {
             throw new IllegalStateException("Redis was not full both ways: " + oomRefused + " writes refused (OOM), "
                     + misconfRefused + " (MISCONF); AOF writes " + status + " after the disk had room again");
         }
+        // recovered means selling: the hot SKU's units reserved or sold in Redis move again (the service's breaker
+        // tests Redis and closes on its own)
+        Instant roomAgain = Instant.now();
+        List<?> before = movedInRedis(scene);
+        Instant patience = roomAgain.plusSeconds(20);
+        while (movedInRedis(scene).equals(before)) {
+            if (Instant.now().isAfter(patience)) {
+                throw new IllegalStateException("Redis had room again, but sold nothing of " + scene.hotSku()
+                        + " in the 20 s after");
+            }
+            ServiceProcess.sleep(Duration.ofMillis(100));
+        }
+        String sellsAgain = "; Redis sold again " + Duration.between(roomAgain, Instant.now()).toMillis() / 1000.0
+                + " s after it had room";
         return "; " + oomRefused + " writes refused (OOM), memory back to maxmemory " + maxmemory
                 + "; then its disk full (the AOF held at " + size + " bytes, appendfsync everysec meanwhile) for "
                 + half(scene).toMillis() / 1000.0 + " s: " + misconfRefused + " writes refused (MISCONF), AOF writes "
-                + status + " once it had room, appendfsync back to " + appendfsync;
+                + status + " once it had room, appendfsync back to " + appendfsync + sellsAgain;
+    }
+
+    /** The hot SKU's units reserved and sold in Redis: they change only as Redis takes Tries, Confirms, Cancels. */
+    private static List<?> movedInRedis(Scene scene) {
+        return (List<?>) scene.stack().onRedis("HMGET", "inv:{" + scene.hotSku() + "}", "reserved", "sold");
     }
 
     private static Duration half(Scene scene) {

@@ -62,7 +62,7 @@ class FaultsTest {
         assertThat(Drill.parse("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
         assertThat(Drill.parse("mariadb-pause").outage()).isEqualTo(Duration.ofSeconds(10));
         assertThat(Drill.parse("redis-split").outage()).isEqualTo(Duration.ofSeconds(8));
-        assertThat(Drill.parse("redis-full").outage()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(Drill.parse("redis-full").outage()).isEqualTo(Duration.ofSeconds(6));
         // chaos is bin/chaos's, with a schedule of its own: neither bin/drill's nor a fault of one kind
         assertThat(Drill.drills()).doesNotContain(Drill.CHAOS);
         assertThatThrownBy(() -> Faults.of(Drill.CHAOS)).isInstanceOf(IllegalArgumentException.class);

@@ -65,7 +65,12 @@ public class InventoryClient {
                     throw new InventoryRefused(problem(response.getStatusCode().value(), response.getBody().readAllBytes()));
                 })
                 .onStatus(status -> status.is5xxServerError(), (req, response) -> {
-                    throw new InventoryUnavailable("inventory service answered " + response.getStatusCode(), null);
+                    ProblemDetail problem = problem(response.getStatusCode().value(),
+                            response.getBody().readNBytes(16 * 1024));
+                    String name = problemName(problem);
+                    throw new InventoryUnavailable("inventory service answered " + response.getStatusCode()
+                            + (name == null ? "" : " " + name + (problem.getDetail() == null ? ""
+                            : ": " + problem.getDetail())), null, name);
                 })
                 .toBodilessEntity();
     }
@@ -88,6 +93,17 @@ public class InventoryClient {
         } catch (RuntimeException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /** A problem's name, the last segment of its type ({@code urn:flashstock:problem:redis-full}), or null. */
+    static String problemName(ProblemDetail problem) {
+        if (problem.getType() == null || "about:blank".equals(problem.getType().toString())) {
+            return null;
+        }
+        String type = problem.getType().toString();
+        String name = type.substring(type.lastIndexOf(':') + 1);
+        // a name only of what a problem type may hold here: never a stranger's text in the buyer's answer
+        return name.matches("[a-z0-9-]{1,64}") ? name : null;
     }
 
     private ProblemDetail problem(int status, byte[] body) {

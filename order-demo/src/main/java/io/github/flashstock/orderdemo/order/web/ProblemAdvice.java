@@ -41,9 +41,13 @@ class ProblemAdvice extends BadInputAdvice {
         ProblemDetail problem;
         if (e.getCause() instanceof InventoryRefused refused) {
             problem = refused.problem();
-        } else if (e.getCause() instanceof InventoryUnavailable) {
+        } else if (e.getCause() instanceof InventoryUnavailable unavailable) {
             problem = ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "inventory-unavailable",
                     "Inventory unavailable", e.getMessage());
+            if (unavailable.inventoryProblem() != null) {
+                // why the inventory could not take it (redis-full, mysql-store-busy, ...), as it said
+                problem.setProperty("inventoryProblem", unavailable.inventoryProblem());
+            }
             return retryLater(problem, e.orderId);
         } else if (e.getCause() instanceof Faults.InjectedFailure) {
             problem = ProblemDetails.of(HttpStatus.INTERNAL_SERVER_ERROR, "injected-failure", "Injected failure",

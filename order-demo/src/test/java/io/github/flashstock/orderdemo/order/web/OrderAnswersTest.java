@@ -416,6 +416,19 @@ class OrderAnswersTest {
     }
 
     @Test
+    void aFullRedisBehindTheInventoryIsATryAgainThatSaysSo() throws Exception {
+        orderNowIs(OrderStatus.PENDING);
+
+        placeWhenPlacingFailsWith(new io.github.flashstock.orderdemo.inventory.InventoryUnavailable(
+                "inventory service answered 503 SERVICE_UNAVAILABLE redis-full: Redis refuses writes", null,
+                "redis-full"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(jsonPath("$.type").value("urn:flashstock:problem:inventory-unavailable"))
+                .andExpect(jsonPath("$.inventoryProblem").value("redis-full"));
+    }
+
+    @Test
     void aLocalTransactionWhoseConnectionDiedIsATryAgain() throws Exception {
         // the order branch's local commit failed and so did its rollback: the database went away underneath
         given(reading.findIfAny(anyString())).willReturn(Optional.empty());
