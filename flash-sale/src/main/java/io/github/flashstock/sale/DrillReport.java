@@ -43,8 +43,14 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
 
     /** The {@link #answers} key of an answer: its status and problem type, or "none" and why there was no answer. */
     static String kindOf(FlashSale.Answer a) {
-        return ((a.status() < 0 ? "none" : Integer.toString(a.status())) + " " + a.problemType()).trim();
+        String kind = ((a.status() < 0 ? "none" : Integer.toString(a.status())) + " " + a.problemType()).trim();
+        // order-demo's 503 inventory-unavailable names the inventory's own problem when it had one (redis-full, ...)
+        java.util.regex.Matcher why = INVENTORY_PROBLEM.matcher(a.body() == null ? "" : a.body());
+        return why.find() ? kind + " (" + why.group(1) + ")" : kind;
     }
+
+    private static final java.util.regex.Pattern INVENTORY_PROBLEM =
+            java.util.regex.Pattern.compile("\"inventoryProblem\"\\s*:\\s*\"([a-z0-9-]{1,64})\"");
 
     public DrillReport {
         answers = Map.copyOf(answers);

@@ -398,7 +398,8 @@ public final class DrillRunner implements AutoCloseable {
                     + finalState) + ")";
         }
         return a.status() + " " + (a.problemType().isEmpty() ? "without a problem type" : a.problemType())
-                + (a.status() == 503 && !a.retryAfter() ? " without Retry-After" : "") + ": " + a.body();
+                + (a.status() == 503 && !a.retryAfter() ? " without Retry-After" : "") + ": "
+                + a.body().substring(0, Math.min(300, a.body().length()));
     }
 
     // ---- shape and faults ---------------------------------------------------------------------------------

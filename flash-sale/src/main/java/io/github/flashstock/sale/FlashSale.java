@@ -363,7 +363,7 @@ public final class FlashSale {
                 String orderId = e.problem().property("orderId");
                 return new Answer(purchase, e.status(), orderId.isEmpty() ? null : orderId, e.problem().name(),
                         System.nanoTime() - t0, placement, e.retryAfter().isPresent(),
-                        e.status() == 409 ? "" : e.body().substring(0, Math.min(300, e.body().length())));
+                        e.status() == 409 ? "" : e.body().substring(0, Math.min(2000, e.body().length())));
             } catch (ServiceUnreachable e) {
                 // refused (the instance is not there) or cut off (it died with the order in hand): the next instance
                 // takes the same key, and answers with that order if the first one got as far as placing it

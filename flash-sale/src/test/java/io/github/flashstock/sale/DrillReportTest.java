@@ -226,6 +226,16 @@ class DrillReportTest {
     }
 
     @Test
+    void anAnswerIsCountedByItsStatusTypeAndTheInventorysProblemItNames() {
+        assertThat(DrillReport.kindOf(new FlashSale.Answer(BUYER, 503, "o-1", "inventory-unavailable", 1, 1, true,
+                "{\"type\":\"urn:flashstock:problem:inventory-unavailable\",\"inventoryProblem\":\"redis-full\"}")))
+                .isEqualTo("503 inventory-unavailable (redis-full)");
+        assertThat(DrillReport.kindOf(new FlashSale.Answer(BUYER, 503, "o-1", "inventory-unavailable", 1, 1, true,
+                "{\"type\":\"urn:flashstock:problem:inventory-unavailable\"}")))
+                .isEqualTo("503 inventory-unavailable");
+    }
+
+    @Test
     void aDrillWhoseFaultNeverStruckIsNotClean() {
         DrillReport.SkuOutcome fine = outcome(10, 4, 0, 6, 0, 0, 0, 6, 6);
         DrillReport struck = sale(Drill.REDIS_FULL, 10, 0, fine);

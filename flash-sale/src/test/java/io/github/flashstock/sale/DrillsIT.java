@@ -136,6 +136,10 @@ class DrillsIT {
             soft.assertThat(report.failedOrders()).as(d + "failed orders while a second instance was there: "
                     + report.answers()).isLessThanOrEqualTo(drill.failedOrdersAllowed(report.orders()));
         }
+        if (drill == Drill.REDIS_FULL) {
+            soft.assertThat(report.answers()).as(d + "buyers told Redis is full, in so many words")
+                    .containsKey("503 inventory-unavailable (redis-full)");
+        }
         // and the sale really sold (a drill whose every order failed would prove nothing)
         soft.assertThat(report.skus()).filteredOn(s -> !s.skuId().startsWith("d-held-"))
                 .allSatisfy(s -> assertThat(s.unitsInConfirmedOrders()).as(s.skuId()).isPositive());

@@ -336,6 +336,7 @@ class RedisOutageIT extends InventoryITSupport {
                         || type.endsWith("purchase-limit-exceeded"));
                 boolean notNow = status == 503 && "1".equals(r.getHeaders().getFirst("Retry-After"))
                         && (type.endsWith("store-unavailable") || type.endsWith("mysql-store-busy")
+                        || type.endsWith("redis-full")
                         || type.endsWith("sku-rebuilding"));
                 if (!refused && !notNow) {
                     unexpected.add(status + " " + r.getBody());
