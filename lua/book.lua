@@ -33,7 +33,7 @@
 local BOOKED, PURCHASE_LIMIT_EXCEEDED, RECORDED_OTHERWISE, UNKNOWN_SKU = 0, 1, 2, 3
 local RELEASED = 4
 
--- From prelude.lua (the loader puts it before this script): now_millis, fields.
+-- From prelude.lua (the loader puts it before this script): now_millis, fields, touch_keys.
 
 local mode, xid, reservation, user = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if mode ~= 'BOOK' and mode ~= 'RELEASE' then
@@ -50,6 +50,12 @@ for k = 1, #KEYS do
 end
 
 if mode == 'RELEASE' then
+  local touched = {}
+  for _, line in ipairs(lines) do
+    touched[#touched + 1] = line.fence
+    touched[#touched + 1] = line.buyer
+  end
+  touch_keys(touched)
   local released = 0
   for _, line in ipairs(lines) do
     local record = fields(line.fence, 'state', 'booked', 'counted')
@@ -86,6 +92,13 @@ for k, line in ipairs(lines) do
     to_count[#to_count + 1] = line
   end
 end
+-- every key about to be written touched first (a buyer count is read only under a limit): see touch_keys
+local touched = {}
+for _, line in ipairs(to_count) do
+  touched[#touched + 1] = line.buyer
+  touched[#touched + 1] = line.fence
+end
+touch_keys(touched)
 local at = #to_count > 0 and now_millis()
 for _, line in ipairs(to_count) do
   redis.call('INCRBY', line.buyer, line.units)

@@ -41,7 +41,8 @@
 -- Reply codes, as the header lists them.
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, FAILED = 0, 1, 2, 3, 4, 5
 
--- From prelude.lua (the loader puts it before this script): each_phase, now_millis, fields, release_reservation.
+-- From prelude.lua (the loader puts it before this script): each_phase (which touches every key first, see
+-- touch_keys), now_millis, fields, release_reservation.
 
 local retention = tonumber(ARGV[1])
 local millis = now_millis()

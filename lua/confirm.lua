@@ -53,7 +53,8 @@
 local APPLIED, ALREADY_APPLIED, NO_RECORD, ENDED_OTHERWISE, HELD_IN_MYSQL, FAILED, TAKEN_UNRECORDED, OVERSOLD, UNRECORDED,
   REFUSED = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 
--- From prelude.lua (the loader puts it before this script): each_phase, server_id, now_millis, fields.
+-- From prelude.lua (the loader puts it before this script): each_phase (which touches every key first, see
+-- touch_keys), server_id, now_millis, fields.
 
 local retention = tonumber(ARGV[1])
 local millis = now_millis()
@@ -143,4 +144,4 @@ end
 
 return each_phase('confirm.lua', 'CONFIRMED', 5, FAILED, millis, function(stock, a, record)
   return confirm(stock, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], record)
-end)
+end, 3)

@@ -123,13 +123,59 @@ local function release_reservation(stock, fence, record)
   redis.call('SREM', stock .. ':open', fence)
 end
 
+-- Touches every key of keys (EXISTS, in slices), so that a call fails before its first write rather than half-way:
+-- on a Redis Cluster whose slot is being migrated, a key already moved to the other node, or one that does not
+-- exist yet (it would be created there), raises "Script attempted to access a non local key" at its first access,
+-- and a script that writes a key it has not read before would stop after its earlier writes (issue #59: confirm.lua
+-- sold the units, then failed at the XADD of the stream, which had moved). Every script of a phase touches what it
+-- may write before it writes: try.lua the keys its decision did not read, each_phase everything.
+local function touch_keys(keys)
+  for from = 1, #keys, 500 do
+    redis.call('EXISTS', unpack(keys, from, math.min(from + 499, #keys)))
+  end
+end
+
 -- The second phases of one call (confirm.lua, cancel.lua), one per KEYS[i], each decided on its own, in order:
 -- decide(stock, a, record) with a = the index in ARGV of the phase's first value (ARGV[1] is the call's, then
 -- width values per phase) answers {code, quantity} and may record(stock, event) the phase's event. Each runs under
 -- pcall: a phase that raises an error (a corrupt value) answers {failed, 0} and is logged in Redis's log, and the
 -- others go on. Then one stream entry per SKU with the recorded events, phase event_phase, time at. Returns the
--- reply: {code, quantity} per phase.
-local function each_phase(script, event_phase, width, failed, at, decide)
+-- reply: {code, quantity} per phase. Before any of it, every key the phases may write is touched (touch_keys), outside
+-- pcall: a key out of reach fails the whole call with nothing written. user_at: the offset from a of the caller's
+-- user id among a phase's values, or nil.
+local function each_phase(script, event_phase, width, failed, at, decide, user_at)
+  -- The keys a second phase of one reservation on one SKU may write (each_phase): the stock hash, its open set,
+  -- stream and oversold hash, its active segments and those the record names, the fence record, and the buyer counts
+  -- of the record's user and of the caller's word (user, may be nil). Reading the record and the stock hash here is
+  -- itself their touch.
+  local function phase_keys(stock, fence, user)
+    local keys = {stock, stock .. ':open', stock .. ':events', stock .. ':oversold', fence}
+    local count = tonumber(redis.call('HGET', stock, 'segments') or '0')
+    for s = 0, count - 1 do
+      keys[#keys + 1] = stock .. ':seg:' .. s
+    end
+    local record = redis.call('HMGET', fence, 'alloc', 'user')
+    for segment in string.gmatch(record[1] or '', '(%d+):%d+') do
+      keys[#keys + 1] = stock .. ':seg:' .. segment
+    end
+    if record[2] then
+      keys[#keys + 1] = stock .. ':buyer:' .. record[2]
+    end
+    if user and user ~= '' and user ~= record[2] then
+      keys[#keys + 1] = stock .. ':buyer:' .. user
+    end
+    return keys
+  end
+  local touched = {}
+  for i = 1, #KEYS do
+    local a = 2 + width * (i - 1)
+    local fence = KEYS[i] .. ':tx:' .. ARGV[a] .. ':' .. ARGV[a + 1]
+    for _, key in ipairs(phase_keys(KEYS[i], fence, user_at and ARGV[a + user_at])) do
+      touched[#touched + 1] = key
+    end
+  end
+  touch_keys(touched)
+
   local events = {}
   local order = {}
   local function record(stock, event)

@@ -60,7 +60,7 @@ local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, R
   STALE_SKU = 0, 1, 2, 3, 4, 5, 6
 
 -- From prelude.lua (the loader puts it before this script): append_event (and EVENTS_KEPT), server_id,
--- now_millis, fields, moving_in.
+-- now_millis, fields, moving_in, touch_keys.
 
 local function start_segment(xid, reservation, count)
   if count <= 1 then
@@ -225,6 +225,21 @@ while at <= #ARGV do
   reply[#reply + 1] = a
   reply[#reply + 1] = b
 end
+
+-- Before the first write, every key about to be written is touched (touch_keys): the decision read the stock
+-- hashes, segments, records and buyer counts, but not the open sets and streams.
+local touched = {}
+for _, stock in ipairs(sku_order) do
+  touched[#touched + 1] = stock .. ':open'
+  touched[#touched + 1] = stock .. ':events'
+end
+for _, buyer in ipairs(buyer_order) do
+  touched[#touched + 1] = buyer
+end
+for _, r in ipairs(records) do
+  touched[#touched + 1] = r.key
+end
+touch_keys(touched)
 
 -- Write what was decided: stock, then buyer counts, then fence records and the open set, then the events.
 for _, stock in ipairs(sku_order) do

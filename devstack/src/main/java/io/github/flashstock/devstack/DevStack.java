@@ -376,6 +376,19 @@ public final class DevStack {
     }
 
     /**
+     * Commands sent back to back on one connection to the Redis server at {@code port} (a Cluster node, say: {@code
+     * ASKING} then a command on a slot being imported), their replies in order, an error reply as its text
+     * ({@code -ERR ...}). For tests and drills that move slots as an operator does.
+     */
+    public List<Object> onRedisNode(int port, List<String[]> commands) {
+        try {
+            return Resp.pipeline(port, commands);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Redis on port " + port + " did not answer", e);
+        }
+    }
+
+    /**
      * Freezes a server's processes (SIGSTOP): ports stay open, nothing answers. With process names
      * ({@code node-16381}), only those. {@link #resume} thaws them.
      */

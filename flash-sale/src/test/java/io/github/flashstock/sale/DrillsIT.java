@@ -64,7 +64,10 @@ class DrillsIT {
                 .withOrderPorts(List.of(freePort(), freePort()))
                 // the forwarders sweep every SKU's event stream and take over a dead instance's entries within 5 s
                 // (shipped: 30 s each), so that broker-kill settles sooner; bin/drill runs the shipped values
-                .withInventoryArgs(source, "--inventory.events.sweep-interval=5s", "--inventory.events.claim-after=5s")
+                // and a handover cut short by a fault is driven on by a survivor after 3 s (shipped: 10 s), so that
+                // redis-aof-tail's units on their way to an allotment arrive sooner
+                .withInventoryArgs(source, "--inventory.events.sweep-interval=5s", "--inventory.events.claim-after=5s",
+                        "--inventory.handover.complete-after=3s")
                 // the coordinator rolls back an order's transaction 10 s after its begin (shipped: 30 s), so that the
                 // orders order-kill and the TC drills leave open end sooner; still far above an order's run here
                 .withOrderArgs(source, "--spring.profiles.active=faults",

@@ -65,7 +65,25 @@ public final class RedisFailures {
      */
     private static boolean notServing(Throwable t) {
         return t instanceof io.lettuce.core.RedisLoadingException || t instanceof io.lettuce.core.RedisBusyException
-                || refusesWrites(t);
+                || refusesWrites(t) || slotElsewhere(t);
+    }
+
+    /**
+     * A script met a key its node does not serve now: the slot is being migrated to another node (the key moved
+     * already, or does not exist yet and would be created there), or the cluster is down. Every script of the sale
+     * (try, book, confirm, cancel) touches each key it may write before its first write ({@code touch_keys} in
+     * {@code lua/prelude.lua}), so such an error comes before anything was written: as with Redis away, the Try goes
+     * to the MySQL store and the phase is retried until the migration ends.
+     */
+    public static boolean slotElsewhere(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.lettuce.core.RedisCommandExecutionException && t.getMessage() != null
+                    && (t.getMessage().contains("Script attempted to access a non local key")
+                    || t.getMessage().contains("Script attempted to execute a command while the cluster is down"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Redis refuses writes: full ({@code OOM}) or unable to persist them ({@code MISCONF}). */

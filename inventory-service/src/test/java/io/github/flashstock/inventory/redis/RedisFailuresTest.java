@@ -25,6 +25,18 @@ class RedisFailuresTest {
     }
 
     @Test
+    void aScriptStoppedAtAKeyOfASlotBeingMigratedRanNothing() {
+        for (RedisSystemException e : new RedisSystemException[] {
+                reply("ERR Script attempted to access a non local key in a cluster node script: abc, on"
+                        + " @user_script:160."),
+                reply("ERR Script attempted to execute a command while the cluster is down script: abc")}) {
+            assertThat(RedisFailures.slotElsewhere(e)).as(e.getCause().getMessage()).isTrue();
+            assertThat(RedisFailures.unreachable(e)).isTrue();
+            assertThat(RedisFailures.notSent(e)).as("every script touches its keys before it writes").isTrue();
+        }
+    }
+
+    @Test
     void anyOtherErrorReplyIsRedisAnswering() {
         RedisSystemException e = reply("ERR user_script:12: Script attempted to access nonexistent global variable");
 

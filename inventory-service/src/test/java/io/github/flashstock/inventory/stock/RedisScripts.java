@@ -44,7 +44,12 @@ public final class RedisScripts implements AutoCloseable {
     public final RedisStockReader reader;
 
     public RedisScripts(Endpoints endpoints) {
-        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(endpoints.redisHost(), endpoints.redisPort()));
+        this(endpoints.redisHost(), endpoints.redisPort());
+    }
+
+    /** On one Redis server: the devstack's standalone one, or one node of its Cluster, talked to directly. */
+    public RedisScripts(String host, int port) {
+        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
         factory.afterPropertiesSet();
         factory.start();
         redis = new StringRedisTemplate(factory);
