@@ -70,7 +70,8 @@ public final class RedisFailures {
 
     /**
      * A script met a key its node does not serve now: the slot is being migrated to another node (the key moved
-     * already, or does not exist yet and would be created there), or the cluster is down. Every script of the sale
+     * already, or does not exist yet and would be created there; Redis 7 says "non local key", Valkey 8 "undeclared
+     * keys were accessed during rehashing of the slot"), or the cluster is down. Every script of the sale
      * (try, book, confirm, cancel) touches each key it may write before its first write ({@code touch_keys} in
      * {@code lua/prelude.lua}), so such an error comes before anything was written: as with Redis away, the Try goes
      * to the MySQL store and the phase is retried until the migration ends.
@@ -79,6 +80,8 @@ public final class RedisFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof io.lettuce.core.RedisCommandExecutionException && t.getMessage() != null
                     && (t.getMessage().contains("Script attempted to access a non local key")
+                    // Valkey 8's words for the same, for a key not (or no longer) on a node whose slot is migrating
+                    || t.getMessage().contains("undeclared keys were accessed during rehashing of the slot")
                     || t.getMessage().contains("Script attempted to execute a command while the cluster is down"))) {
                 return true;
             }

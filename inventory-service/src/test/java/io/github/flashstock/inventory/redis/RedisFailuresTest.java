@@ -29,6 +29,8 @@ class RedisFailuresTest {
         for (RedisSystemException e : new RedisSystemException[] {
                 reply("ERR Script attempted to access a non local key in a cluster node script: abc, on"
                         + " @user_script:160."),
+                reply("ERR Unable to execute command 'exists' in script because undeclared keys were accessed during"
+                        + " rehashing of the slot script: a921, on @user_script:134."),
                 reply("ERR Script attempted to execute a command while the cluster is down script: abc")}) {
             assertThat(RedisFailures.slotElsewhere(e)).as(e.getCause().getMessage()).isTrue();
             assertThat(RedisFailures.unreachable(e)).isTrue();
