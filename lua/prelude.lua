@@ -146,15 +146,20 @@ end
 local function each_phase(script, event_phase, width, failed, at, decide, user_at)
   -- The keys a second phase of one reservation on one SKU may write (each_phase): the stock hash, its open set,
   -- stream and oversold hash, its active segments and those the record names, the fence record, and the buyer counts
-  -- of the record's user and of the caller's word (user, may be nil). Reading the record and the stock hash here is
-  -- itself their touch.
+  -- of the record's user and of the caller's word (user, may be nil). The stock hash and the record are read with
+  -- redis.pcall: a key of the wrong type or a corrupt value stays the one phase's failure ({failed, 0}, decided under
+  -- pcall below), not the whole call's; a key out of reach still fails the call, at the touch.
   local function phase_keys(stock, fence, user)
     local keys = {stock, stock .. ':open', stock .. ':events', stock .. ':oversold', fence}
-    local count = tonumber(redis.call('HGET', stock, 'segments') or '0')
+    local segments = redis.pcall('HGET', stock, 'segments')
+    local count = type(segments) == 'string' and tonumber(segments) or 0
     for s = 0, count - 1 do
       keys[#keys + 1] = stock .. ':seg:' .. s
     end
-    local record = redis.call('HMGET', fence, 'alloc', 'user')
+    local record = redis.pcall('HMGET', fence, 'alloc', 'user')
+    if type(record) ~= 'table' or record.err then
+      record = {}
+    end
     for segment in string.gmatch(record[1] or '', '(%d+):%d+') do
       keys[#keys + 1] = stock .. ':seg:' .. segment
     end
