@@ -145,7 +145,7 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
                 .allMatch(s -> findings.stream().anyMatch(f -> f.startsWith("LIMIT_EXCESS " + s.skuId() + " ")));
     }
 
-    /** The fault line of a drill whose fault never struck (it threw before or while healing: said in the sale's events). */
+    /** The fault line of a drill whose fault never struck (it threw striking or healing; the sale's events say so). */
     public static final String NOT_STRUCK = "not injected";
 
     /** The fault struck and was healed: a drill whose fault failed proves nothing, and is not clean. */
@@ -163,7 +163,8 @@ public record DrillReport(Drill drill, int orders, Map<String, Integer> answers,
      * lost (unless Redis itself lost writes: an event is exactly as durable as the stock it describes).
      */
     public boolean clean() {
-        return struck() && settled && oversold() == 0 && lost() == 0 && reserved() == 0 && storesAgree() && pendingOrders == 0
+        return struck() && settled && oversold() == 0 && lost() == 0 && reserved() == 0 && storesAgree()
+                && pendingOrders == 0
                 && overLimitInAStore() == 0 && limitsKept()
                 && tcSessionsLeft == 0 && faultFindings().isEmpty() && unmatched.isEmpty() && contradictions == 0 && improperAnswers == 0
                 && failedOrders <= drill.failedOrdersAllowed(orders)

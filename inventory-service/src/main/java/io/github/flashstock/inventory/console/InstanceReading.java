@@ -36,7 +36,8 @@ public record InstanceReading(String instance, long atMillis, long startedMillis
      *                           they are read in the background, at most {@code InstanceReadings.SLOW_EVERY_MILLIS}
      *                           apart while someone asks)
      */
-    public record Health(String redisBreaker, List<RedisMemory.NodeMemory> redisMemory, String durability, List<String> durabilityShortfalls, Long eventBacklog,
+    public record Health(String redisBreaker, List<RedisMemory.NodeMemory> redisMemory, String durability,
+                         List<String> durabilityShortfalls, Long eventBacklog,
                          Long eventLagMillis, List<Coordinator> coordinators, long checkedMillis) {
     }
 
