@@ -151,4 +151,27 @@ class ConfirmScriptIT extends ScriptITSupport {
         assertThat(scripts.redis.opsForStream().size(StockKeys.stock(a.sku()) + ":events"))
                 .isEqualTo(eventsBefore + 1);
     }
+
+    /**
+     * A record key of the wrong type (a string where a hash belongs) fails its own Confirm only: the keys every phase
+     * touches before its first write are read with {@code redis.pcall}, so the error is met where the phase is decided,
+     * under its {@code pcall}, and not in front of the whole call.
+     */
+    @Test
+    void aRecordOfTheWrongTypeFailsItsOwnConfirmOnly() {
+        Tried a = Tried.threeOfTen();
+        String broken = scripts.skuWithAvailable(5);
+        String xid = xid();
+        scripts.redis.opsForValue().set(StockKeys.fence(broken, xid, "order-7"), "not a hash");
+
+        List<SecondPhaseScript.Answer> answers = scripts.confirm.run(List.of(
+                ConfirmScript.call(broken, xid, "order-7", 2, "erin", true),
+                ConfirmScript.call(a.sku(), a.xid(), "order-1", 3, "alice", true)), RETENTION);
+
+        assertThatThrownBy(() -> answers.get(0).get())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("confirm.lua failed");
+        assertThat(answers.get(1).get()).isEqualTo(new PhaseOutcome.Applied(3));
+        assertThat(scripts.stock(a.sku()).sold()).isEqualTo(3);
+        assertThat(scripts.stock(broken).sold()).isZero();
+    }
 }
