@@ -127,7 +127,7 @@ end
 -- on a Redis Cluster whose slot is being migrated, a key already moved to the other node, or one that does not
 -- exist yet (it would be created there), raises "Script attempted to access a non local key" at its first access,
 -- and a script that writes a key it has not read before would stop after its earlier writes (issue #59: confirm.lua
--- sold the units, then failed at the XADD of the stream, which had moved). Every script of a phase touches what it
+-- would sell the units, then fail at the XADD of a stream that had moved). Every script of a phase touches what it
 -- may write before it writes: try.lua the keys its decision did not read, each_phase everything.
 local function touch_keys(keys)
   for from = 1, #keys, 500 do

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A slot being migrated between two masters of the devstack's Redis Cluster, as {@code valkey-cli --cluster reshard}
  * moves it: key by key, the slot MIGRATING on its master and IMPORTING on the other. A script that meets a key
- * already moved must fail before it has written anything (issue #59): before every script touched its keys first,
- * {@code confirm.lua} sold the units and wrote the record CONFIRMED, then failed at the XADD of the stream, which had
- * moved, and the coordinator's retry found ALREADY_APPLIED: the CONFIRMED event was never written.
+ * already moved must fail before it has written anything (issue #59). A script that wrote first and touched the
+ * stream last would sell the units, write the record CONFIRMED, then fail at the XADD: the coordinator's retry would
+ * find ALREADY_APPLIED and the CONFIRMED event would never be written.
  */
 @DevStackTest(Component.REDIS_CLUSTER)
 class ClusterSlotMigrationIT {
