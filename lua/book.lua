@@ -49,13 +49,19 @@ for k = 1, #KEYS do
     buyer = KEYS[k] .. ':buyer:' .. user}
 end
 
-if mode == 'RELEASE' then
+-- The buyer counts and records of these lines, touched before the first write (see touch_keys in the prelude; a
+-- buyer count is read only under a limit, a record's removal only after its read).
+local function touch_lines(list)
   local touched = {}
-  for _, line in ipairs(lines) do
+  for _, line in ipairs(list) do
     touched[#touched + 1] = line.fence
     touched[#touched + 1] = line.buyer
   end
   touch_keys(touched)
+end
+
+if mode == 'RELEASE' then
+  touch_lines(lines)
   local released = 0
   for _, line in ipairs(lines) do
     local record = fields(line.fence, 'state', 'booked', 'counted')
@@ -92,13 +98,7 @@ for k, line in ipairs(lines) do
     to_count[#to_count + 1] = line
   end
 end
--- every key about to be written touched first (a buyer count is read only under a limit): see touch_keys
-local touched = {}
-for _, line in ipairs(to_count) do
-  touched[#touched + 1] = line.buyer
-  touched[#touched + 1] = line.fence
-end
-touch_keys(touched)
+touch_lines(to_count)
 local at = #to_count > 0 and now_millis()
 for _, line in ipairs(to_count) do
   redis.call('INCRBY', line.buyer, line.units)

@@ -17,7 +17,7 @@ import tools.jackson.databind.JsonNode;
  * A finished fence record that Redis dropped (as an evicting Redis drops the keys with a TTL first, or one that
  * outlived its retention) is not a Try Redis never had: the coordinator's replayed Confirm of the branch finds the
  * sale in the ledger and takes nothing again. Reproduced from issue #58: one order of 2 units, confirmed, its record
- * deleted, the Confirm replayed; before, the SKU went from sold 2 to sold 4.
+ * deleted, the Confirm replayed: sold must stay 2 (taken again, it would be 4).
  */
 class EvictedRecordIT extends StoreSequenceITSupport {
 
