@@ -12,7 +12,8 @@
 -- ARGV[4]  per-user limit (0: none)
 -- ARGV[5]  seconds to keep the fence records this closes
 -- ARGV[6]  segment count when the SKU has no stock hash (>= 1)
--- ARGV[7..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
+-- ARGV[7]  1 when the SKU's sale is closed in MySQL (the stock hash is marked closed too, see close.lua), else 0
+-- ARGV[8..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
 --           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n
 --           pairs (operation id, units: for one towards MySQL, those its counters leave out; towards Redis, those
 --           its counters include)
@@ -46,7 +47,8 @@ local mysql_reserved = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local retention = tonumber(ARGV[5])
 local confirmed = {}
-local handovers, handovers_kept, rows_from = handovers_at(7)
+local closed = ARGV[7] == '1'
+local handovers, handovers_kept, rows_from = handovers_at(8)
 local mysql_rows = {}
 local m = tonumber(ARGV[rows_from])
 for i = 1, m do
@@ -132,5 +134,8 @@ for s = 0, math.max(span, count) - 1 do
 end
 redis.call('HSET', stock, 'stocked', available + sold, 'available', available, 'reserved', 0, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', count, 'epoch', this_server)
+if closed then
+  redis.call('HSET', stock, 'closed', 1)
+end
 remember_handovers(stock, handovers, handovers_kept)
 return {REBUILT, available, sold, closed_confirmed, closed_cancelled}

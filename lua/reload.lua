@@ -6,7 +6,8 @@
 -- ARGV[2]  MySQL sold: units sold
 -- ARGV[3]  MySQL reserved: units held by Tries on the MySQL store (not Redis's to sell)
 -- ARGV[4]  per-user limit (0: none)
--- ARGV[5..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
+-- ARGV[5]  1 when the SKU's sale is closed in MySQL (the stock hash is marked closed too, see close.lua), else 0
+-- ARGV[6..] the handovers still PENDING in MySQL, which this rebuild settles (marked applied when it writes,
 --           so that their Redis step changes nothing afterwards): their count n, seconds to remember them, then n
 --           pairs (operation id, units: for one towards MySQL, those its counters leave out; towards Redis, those
 --           its counters include)
@@ -27,7 +28,8 @@ local stock = KEYS[1]
 local sold = tonumber(ARGV[2])
 local unsold = tonumber(ARGV[1]) - sold - tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
-local handovers, handovers_kept = handovers_at(5)
+local closed = ARGV[5] == '1'
+local handovers, handovers_kept = handovers_at(6)
 local sku = fields(stock, 'segments', 'seg_span')
 local count = tonumber(sku.segments or '1')
 local span = tonumber(sku.seg_span or sku.segments or '1')
@@ -76,5 +78,8 @@ for s = 0, span - 1 do
 end
 redis.call('HSET', stock, 'stocked', unsold + sold, 'available', available, 'reserved', reserved, 'sold', sold,
   'limit', limit, 'segments', count, 'seg_span', new_span)
+if closed then
+  redis.call('HSET', stock, 'closed', 1)
+end
 remember_handovers(stock, handovers, handovers_kept)
 return {RELOADED, available, reserved, sold, open}

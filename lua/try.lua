@@ -36,7 +36,9 @@
 --                         this server's run id): this server restarted or a replica took over since, and may have
 --                         lost acknowledged writes. It sells nothing until the service rebuilds it from the durable
 --                         record (rebuild.lua).
--- Codes 2..6 change nothing for that reservation.
+--   7 SALE_CLOSED         the SKU's sale is closed (field closed of its stock hash, see close.lua): it sells nothing
+--                         any more, whatever it has left (decided before STALE_SKU: a closed SKU stays closed)
+-- Codes 2..7 change nothing for that reservation.
 -- A refused Try: the service records the refusal afterwards on every line of the reservation (a REFUSED record,
 -- cancel.lua), so that a Confirm of it takes nothing; a replay of the Try meets that record and gets the same
 -- refusal (its code, a and b, on the line that decided).
@@ -57,7 +59,7 @@
 
 -- Reply codes, as the header lists them.
 local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
-  STALE_SKU = 0, 1, 2, 3, 4, 5, 6
+  STALE_SKU, SALE_CLOSED = 0, 1, 2, 3, 4, 5, 6, 7
 
 -- From prelude.lua (the loader puts it before this script): append_event (and EVENTS_KEPT), server_id,
 -- now_millis, fields, moving_in, touch_keys.
@@ -75,7 +77,7 @@ local function start_segment(xid, reservation, count)
 end
 
 -- What this call has read and decided so far, written to Redis at the end.
-local skus = {}      -- stock key -> false (unknown), 'stale', or {limit, count, available, reserved, segs = {[s] = {available, reserved, taken}}, opened}
+local skus = {}      -- stock key -> false (unknown), 'closed', 'stale', or {limit, count, available, reserved, segs = {[s] = {available, reserved, taken}}, opened}
 local sku_order = {} -- stock keys in the order first read
 local buyers = {}    -- buyer key -> units added by this call
 local buyer_order = {}
@@ -86,10 +88,12 @@ local this_server -- server_id(), read once per call and only when a SKU is read
 local function sku_state(stock)
   local st = skus[stock]
   if st == nil then
-    local h = fields(stock, 'limit', 'segments', 'available', 'reserved', 'epoch')
+    local h = fields(stock, 'limit', 'segments', 'available', 'reserved', 'epoch', 'closed')
     this_server = this_server or server_id()
     if not h.segments then
       st = false
+    elseif h.closed then
+      st = 'closed'
     elseif h.epoch ~= this_server then
       st = 'stale'
     else
@@ -140,6 +144,9 @@ local function try_one(xid, reservation, branch, user, lines)
       local st = sku_state(stock)
       if not st then
         return UNKNOWN_SKU, i, 0, 0
+      end
+      if st == 'closed' then
+        return SALE_CLOSED, i, 0, 0
       end
       if st == 'stale' then
         return STALE_SKU, i, 0, 0

@@ -14,6 +14,8 @@
 --   allotment_sold      = units sold by confirmed MySQL-store reservations (part of sold)
 -- Redis holds the rest: it may sell stocked - sold - reserved - allotment_available - allotment_incoming, and has
 -- sold sold - allotment_sold. Units move between the two stores only through stock_handover.
+-- A closed SKU (closed_at) sells nothing more in either store; once nothing of its sale is left to end, Redis lets go
+-- of its keys (swept_at) and MySQL keeps the record (docs/design.md, "The end of a sale").
 -- A database made by the first release (columns total, locked) is migrated by the service when it starts, and one
 -- made before the allotment gets its two columns then (both 0: everything is Redis's).
 CREATE TABLE IF NOT EXISTS sku_stock (
@@ -26,6 +28,8 @@ CREATE TABLE IF NOT EXISTS sku_stock (
     allotment_sold   BIGINT       NOT NULL DEFAULT 0,
     per_user_limit  INT          NULL     COMMENT 'max units one user may buy; NULL = no limit',
     version         BIGINT       NOT NULL DEFAULT 0,
+    closed_at       TIMESTAMP(3) NULL     COMMENT 'when the sale was closed (POST /admin/skus/{id}/close): no Try since; NULL = open',
+    swept_at        TIMESTAMP(3) NULL     COMMENT 'when Redis let go of the closed SKU''s keys (lua/sweep.lua)',
     created_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     updated_at      TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
     PRIMARY KEY (sku_id),

@@ -87,6 +87,28 @@ public class StockCatalog {
         };
     }
 
+    /** Where a SKU's sale stands. */
+    public enum SaleState {
+        /** Selling (or able to). */
+        OPEN,
+        /** Closed: sells nothing more; Redis still holds its keys until nothing of its sale is left to end. */
+        CLOSED,
+        /** Closed, and Redis let go of its keys: it is in MySQL only, for good. */
+        SWEPT,
+        UNKNOWN
+    }
+
+    /** Where the SKU's sale stands, as MySQL records it. */
+    public SaleState saleState(String skuId) {
+        if (skus.find(skuId) == null) {
+            return SaleState.UNKNOWN;
+        }
+        if (skus.sweptAt(skuId) != null) {
+            return SaleState.SWEPT;
+        }
+        return skus.closedAt(skuId) != null ? SaleState.CLOSED : SaleState.OPEN;
+    }
+
     /** Whether MySQL knows the SKU. */
     public boolean knows(String skuId) {
         return skus.find(skuId) != null;
@@ -163,8 +185,8 @@ public class StockCatalog {
         }
         try {
             boolean loaded = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
-                if (basis.row() == null) {
-                    return false;
+                if (basis.row() == null || basis.closed()) {
+                    return false; // a closed SKU gets no stock in Redis again
                 }
                 InitOutcome outcome = init.run(skuId, basis.available(), basis.sold(), basis.limit(), 1,
                         basis.handovers());
@@ -205,7 +227,7 @@ public class StockCatalog {
         return rebuilds.<Rebuild>rebuild(skuId, Duration.ofSeconds(30), basis -> basis.row() == null
                         ? new Rebuild.Unknown()
                         : new Rebuild.Done(reload.runLocked(skuId, basis.stocked(), basis.sold(), basis.notRedis(),
-                        basis.limit(), basis.handovers())))
+                        basis.limit(), basis.handovers(), basis.closed())))
                 .orElseGet(Rebuild.InProgress::new);
     }
 

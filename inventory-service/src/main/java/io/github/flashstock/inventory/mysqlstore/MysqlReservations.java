@@ -67,7 +67,8 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /** {@link #inOneOrTwoTrips}, no limit: the row is written only when the update took the units (ROW_COUNT()). */
     private static final String ONE_TRIP = "START TRANSACTION;"
             + " UPDATE sku_stock SET reserved = reserved + ?, allotment_available = allotment_available - ?,"
-            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ? AND per_user_limit IS NULL;"
+            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ? AND per_user_limit IS NULL"
+            + " AND closed_at IS NULL;"
             + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
             + " COMMIT;"
@@ -76,7 +77,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     /** {@link #inOneOrTwoTrips} with a limit: the same, then the limit and the buyer's units; no commit yet. */
     private static final String LIMITED_TRIP = "START TRANSACTION;"
             + " UPDATE sku_stock SET reserved = reserved + ?, allotment_available = allotment_available - ?,"
-            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ?;"
+            + " version = version + 1 WHERE sku_id = ? AND allotment_available >= ? AND closed_at IS NULL;"
             + " INSERT INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored) SELECT ?, ?, ?, ?, ?, 'TRIED', 'MYSQL', ?, 0 FROM DUAL WHERE ROW_COUNT() = 1;"
             + " SELECT per_user_limit, (SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
@@ -360,6 +361,9 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
             return new TryOutcome.UnknownSku(sku);
         }
         if (skus.takeFromReserve(sku, units) != 1) {
+            if (skus.closedAt(sku) != null) {
+                return new TryOutcome.SaleClosed(sku);
+            }
             SkuStockRow now = skus.find(sku);
             levels.saw(sku, now.allotmentAvailable());
             return reserveShort(now, units, redisReachable);
@@ -439,6 +443,7 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
         }
         return switch (refusal == null ? "" : refusal) {
             case STALE_SKU -> new TryOutcome.StaleSku(line.skuId());
+            case SALE_CLOSED -> new TryOutcome.SaleClosed(line.skuId());
             case PURCHASE_LIMIT_EXCEEDED -> new TryOutcome.PurchaseLimitExceeded(line.skuId(), line.quantity(),
                     row.perUserLimit() == null ? 0 : row.perUserLimit(),
                     ledger.held(line.skuId(), userId, xid, reservationId));
@@ -450,11 +455,15 @@ public class MysqlReservations implements org.springframework.beans.factory.Init
     static final String INSUFFICIENT_STOCK = "insufficient-stock";
     static final String PURCHASE_LIMIT_EXCEEDED = "purchase-limit-exceeded";
     static final String STALE_SKU = "stale-sku";
+    static final String SALE_CLOSED = "sale-closed";
 
     /** The name a REFUSED row gives this refusal. */
     static String refusalName(TryOutcome.Refusal refusal) {
         if (refusal instanceof TryOutcome.PurchaseLimitExceeded) {
             return PURCHASE_LIMIT_EXCEEDED;
+        }
+        if (refusal instanceof TryOutcome.SaleClosed) {
+            return SALE_CLOSED;
         }
         return refusal instanceof TryOutcome.StaleSku ? STALE_SKU : INSUFFICIENT_STOCK;
     }

@@ -52,19 +52,20 @@ public class RebuildScript {
                                    Duration lockFor) {
         return RebuildLock.holding(redis, skuId, lockFor, () -> runLocked(skuId, mysqlStocked, mysqlSold,
                 mysqlReserved, limit, fenceRetention, segmentsIfMissing, confirmedFences, HandoverMarks.NONE,
-                BuyerCounts.NONE));
+                BuyerCounts.NONE, false));
     }
 
     /**
      * The script alone, for a caller that holds the SKU's {@link RebuildLock} already; marks {@code handovers}
-     * applied when it rebuilds, and sets the buyers' counts (and the MySQL store's records) from {@code buyers}.
+     * applied when it rebuilds, sets the buyers' counts (and the MySQL store's records) from {@code buyers}, and
+     * marks the stock hash closed when the SKU's sale is ({@code closed}).
      */
     public Outcome runLocked(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                              Duration fenceRetention, int segmentsIfMissing, List<String> confirmedFences,
-                             HandoverMarks handovers, BuyerCounts buyers) {
+                             HandoverMarks handovers, BuyerCounts buyers, boolean closed) {
         List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
                 Long.toString(mysqlReserved), Integer.toString(limit), Long.toString(fenceRetention.toSeconds()),
-                Integer.toString(segmentsIfMissing)));
+                Integer.toString(segmentsIfMissing), closed ? "1" : "0"));
         args.addAll(handovers.args());
         args.addAll(buyers.args());
         args.addAll(confirmedFences);

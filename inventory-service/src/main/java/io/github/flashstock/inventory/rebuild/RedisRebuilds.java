@@ -38,7 +38,8 @@ public class RedisRebuilds {
      *                   their way to it), less what handovers under way will give back to Redis
      * @param handovers  the pending handovers, with the units the counters account for
      */
-    public record Basis(SkuStockRow row, long stocked, long sold, long notRedis, HandoverMarks handovers) {
+    public record Basis(SkuStockRow row, long stocked, long sold, long notRedis, HandoverMarks handovers,
+                        boolean closed) {
 
         /** Units Redis may sell once its open reservations settle: {@code stocked - sold - notRedis}. */
         public long available() {
@@ -81,12 +82,13 @@ public class RedisRebuilds {
 
     /** MySQL's row and the pending handovers, read in one snapshot; Redis's marks of those handovers. */
     Basis basis(String skuId) {
-        record Read(SkuStockRow row, List<HandoverRow> pending) {
+        record Read(SkuStockRow row, List<HandoverRow> pending, boolean closed) {
         }
-        Read read = snapshot.execute(status -> new Read(skus.find(skuId), handovers.pendingOf(skuId)));
+        Read read = snapshot.execute(status -> new Read(skus.find(skuId), handovers.pendingOf(skuId),
+                skus.closedAt(skuId) != null));
         SkuStockRow row = read.row();
         if (row == null) {
-            return new Basis(null, 0, 0, 0, HandoverMarks.NONE);
+            return new Basis(null, 0, 0, 0, HandoverMarks.NONE, false);
         }
         Map<String, Long> marks = new LinkedHashMap<>();
         long givenBack = 0;
@@ -100,6 +102,6 @@ public class RedisRebuilds {
         }
         long notRedis = row.reserved() + row.allotmentAvailable() + row.allotmentIncoming() - givenBack;
         return new Basis(row, row.stocked() - row.allotmentSold(), row.redisSold(), notRedis,
-                new HandoverMarks(marks, settings.fenceRetention()));
+                new HandoverMarks(marks, settings.fenceRetention()), read.closed());
     }
 }

@@ -29,17 +29,17 @@ public class ReloadScript {
     public Optional<ReloadOutcome> run(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
                                        Duration lockFor) {
         return RebuildLock.holding(redis, skuId, lockFor,
-                () -> runLocked(skuId, mysqlStocked, mysqlSold, mysqlReserved, limit, HandoverMarks.NONE));
+                () -> runLocked(skuId, mysqlStocked, mysqlSold, mysqlReserved, limit, HandoverMarks.NONE, false));
     }
 
     /**
      * The script alone, for a caller that holds the SKU's {@link RebuildLock} already; marks {@code handovers}
-     * applied when it reloads.
+     * applied when it reloads, and marks the stock hash closed when the SKU's sale is ({@code closed}).
      */
     public ReloadOutcome runLocked(String skuId, long mysqlStocked, long mysqlSold, long mysqlReserved, int limit,
-                                   HandoverMarks handovers) {
+                                   HandoverMarks handovers, boolean closed) {
         List<String> args = new ArrayList<>(List.of(Long.toString(mysqlStocked), Long.toString(mysqlSold),
-                Long.toString(mysqlReserved), Integer.toString(limit)));
+                Long.toString(mysqlReserved), Integer.toString(limit), closed ? "1" : "0"));
         args.addAll(handovers.args());
         return ReloadOutcome.decode(redis.execute(SCRIPT, List.of(StockKeys.stock(skuId)), args.toArray()));
     }

@@ -168,8 +168,9 @@ public class SkuRebuilds implements DisposableBean {
 
     private boolean rebuild(String skuId) {
         Optional<RebuildScript.Outcome> done = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
-            if (basis.row() == null) {
-                return new RebuildScript.NotStale(); // MySQL does not know it: nothing to build
+            if (basis.row() == null || skus.sweptAt(skuId) != null) {
+                // MySQL does not know it, or its sale is closed and Redis let go of it for good: nothing to build
+                return new RebuildScript.NotStale();
             }
             List<String> confirmed = new ArrayList<>();
             for (RedisStockReader.OpenReservation open : reader.openReservations(skuId)) {
@@ -178,7 +179,7 @@ public class SkuRebuilds implements DisposableBean {
                 }
             }
             return script.runLocked(skuId, basis.stocked(), basis.sold(), basis.notRedis(), basis.limit(),
-                    inventory.fenceRetention(), 1, confirmed, basis.handovers(), buyerCounts(skuId));
+                    inventory.fenceRetention(), 1, confirmed, basis.handovers(), buyerCounts(skuId), basis.closed());
         });
         if (done.isEmpty()) {
             return false; // another rebuild holds the lock; the next round looks again

@@ -63,6 +63,9 @@ public class CancelScript extends SecondPhaseScript {
             if (outcome instanceof TryOutcome.PurchaseLimitExceeded r) {
                 return java.util.Optional.of(new RecordedRefusal(r.code(), r.skuId(), r.limit(), r.alreadyBought()));
             }
+            if (outcome instanceof TryOutcome.SaleClosed r) {
+                return java.util.Optional.of(new RecordedRefusal(r.code(), r.skuId(), 0, 0));
+            }
             return java.util.Optional.empty();
         }
     }

@@ -148,7 +148,16 @@ class StoreRouter {
     }
 
     private TryOutcome stale(TryRequest request, TryOutcome.StaleSku stale) {
+        StockCatalog.SaleState sale = catalog.saleState(stale.skuId());
+        if (sale == StockCatalog.SaleState.SWEPT) {
+            // closed, and Redis let go of it for good: nothing to rebuild
+            return new TryOutcome.SaleClosed(stale.skuId());
+        }
         events.publishEvent(new RebuildNeeded(stale.skuId()));
+        if (sale == StockCatalog.SaleState.CLOSED) {
+            // rebuilt all the same, for the reservations still open on it; it sells nothing more
+            return new TryOutcome.SaleClosed(stale.skuId());
+        }
         if (allotments.mayHave(request.lines())) {
             TryOutcome fromAllotment = mysql.reserve(request, TryRoute.STALE_SKU);
             if (fromAllotment.code() != TryOutcome.Code.INSUFFICIENT_STOCK
@@ -235,7 +244,10 @@ class StoreRouter {
     private void recordRefusal(String xid, long branchId, String reservationId, String userId, ReservationLines lines,
                                TryOutcome.Refusal refusal) {
         boolean inRedis = CancelScript.RecordedRefusal.of(refusal).isPresent();
-        boolean stale = refusal.code() == TryOutcome.Code.STALE_SKU;
+        // a stale SKU is about to be rebuilt from MySQL, and Redis holds nothing of a swept one (nor should it again):
+        // their refusals are MySQL's to record
+        boolean stale = refusal.code() == TryOutcome.Code.STALE_SKU || refusal.code() == TryOutcome.Code.SALE_CLOSED
+                && catalog.saleState(refusal.skuId()) == StockCatalog.SaleState.SWEPT;
         if (!inRedis && !stale) {
             return;
         }

@@ -131,6 +131,22 @@ public sealed interface TryOutcome {
     }
 
     /**
+     * The SKU's sale is closed ({@code POST /admin/skus/{skuId}/close}): it sells nothing any more, in either store,
+     * whatever it has left. Final: waiting changes nothing.
+     */
+    record SaleClosed(String skuId) implements Refusal {
+        @Override
+        public Code code() {
+            return Code.SALE_CLOSED;
+        }
+
+        @Override
+        public String message() {
+            return "the sale of SKU " + skuId + " is closed; nothing was reserved";
+        }
+    }
+
+    /**
      * Not a script's answer: the MySQL store cannot take the Try now (its rate limit is spent this second, or the
      * SKU's allotment lacks the units while Redis, which holds the rest, cannot be asked). Nothing was reserved; a
      * retry in a moment may succeed.
@@ -145,12 +161,12 @@ public sealed interface TryOutcome {
     /** The reply codes, as the script's header lists them. */
     enum Code {
         RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
-        STALE_SKU,
+        STALE_SKU, SALE_CLOSED,
         /** The last: no script answers it ({@link MysqlStoreBusy}). */
         MYSQL_STORE_BUSY;
 
         /** The codes {@code lua/try.lua} answers with, in order. */
-        public static final int SCRIPT_CODES = 7;
+        public static final int SCRIPT_CODES = 8;
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
@@ -171,6 +187,7 @@ public sealed interface TryOutcome {
             case RESERVATION_CANCELLED -> new ReservationCancelled(line(line, reply).skuId());
             case UNKNOWN_SKU -> new UnknownSku(line(line, reply).skuId());
             case STALE_SKU -> new StaleSku(line(line, reply).skuId());
+            case SALE_CLOSED -> new SaleClosed(line(line, reply).skuId());
             case MYSQL_STORE_BUSY -> throw Scripts.unknownCode("try.lua", reply);
         };
     }

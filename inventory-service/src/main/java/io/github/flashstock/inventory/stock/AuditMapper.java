@@ -23,6 +23,7 @@ public interface AuditMapper extends BaseMapper<AuditEntry> {
     String HANDOVER = "HANDOVER";
     String SKU_SETTINGS = "SKU_SETTINGS";
     String REBUILD_SKU = "REBUILD_SKU";
+    String CLOSE_SKU = "CLOSE_SKU";
 
     default int record(String action, String skuId, String xid, String reservationId, String detail, String actor) {
         AuditEntry entry = new AuditEntry();

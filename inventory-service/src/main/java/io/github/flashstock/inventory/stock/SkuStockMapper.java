@@ -64,8 +64,34 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
                 .orderByAsc("sku_id"));
     }
 
-    @Select("SELECT sku_id FROM sku_stock ORDER BY sku_id")
+    /** Every SKU that Redis may hold: all but those whose sale is closed and swept from Redis ({@link #swept}). */
+    @Select("SELECT sku_id FROM sku_stock WHERE swept_at IS NULL ORDER BY sku_id")
     List<String> skuIds();
+
+    /**
+     * Closes the SKU's sale in MySQL, for good: the MySQL store takes nothing of it from then on. Holds the row's
+     * lock until the transaction ends, so a Try of the MySQL store either committed before or sees it closed.
+     * @return 1 when the SKU exists (closed now or before), 0 for an unknown SKU
+     */
+    @Update("UPDATE sku_stock SET closed_at = COALESCE(closed_at, CURRENT_TIMESTAMP(3)) WHERE sku_id = #{skuId}")
+    int close(@Param("skuId") String skuId);
+
+    /** When the SKU's sale was closed; null while it is open (or for an unknown SKU). */
+    @Select("SELECT closed_at FROM sku_stock WHERE sku_id = #{skuId}")
+    java.time.Instant closedAt(@Param("skuId") String skuId);
+
+    /** The SKUs whose sale is closed and whose keys Redis still holds (not swept yet), at most {@code limit}. */
+    @Select("SELECT sku_id FROM sku_stock WHERE closed_at IS NOT NULL AND swept_at IS NULL ORDER BY closed_at LIMIT #{limit}")
+    List<String> closedUnswept(@Param("limit") int limit);
+
+    /** Redis let go of the closed SKU's keys. @return 1 when recorded now */
+    @Update("UPDATE sku_stock SET swept_at = CURRENT_TIMESTAMP(3) WHERE sku_id = #{skuId} AND closed_at IS NOT NULL"
+            + " AND swept_at IS NULL")
+    int swept(@Param("skuId") String skuId);
+
+    /** When Redis let go of the closed SKU's keys; null before (or for an unknown SKU). */
+    @Select("SELECT swept_at FROM sku_stock WHERE sku_id = #{skuId}")
+    java.time.Instant sweptAt(@Param("skuId") String skuId);
 
     /**
      * Records a confirmed sale of units Redis held; 0 rows when the row would go below zero available in Redis's
@@ -84,7 +110,8 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
      * them, 0 otherwise (or an unknown SKU)
      */
     @Update("UPDATE sku_stock SET reserved = reserved + #{units}, allotment_available = allotment_available - #{units},"
-            + " version = version + 1 WHERE sku_id = #{skuId} AND allotment_available >= #{units}")
+            + " version = version + 1 WHERE sku_id = #{skuId} AND allotment_available >= #{units}"
+            + " AND closed_at IS NULL")
     int takeFromReserve(@Param("skuId") String skuId, @Param("units") long units);
 
     /**
@@ -93,7 +120,7 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
      */
     @Update("UPDATE sku_stock SET reserved = reserved + #{units}, allotment_available = allotment_available - #{units},"
             + " version = version + 1 WHERE sku_id = #{skuId} AND allotment_available >= #{units}"
-            + " AND per_user_limit IS NULL")
+            + " AND per_user_limit IS NULL AND closed_at IS NULL")
     int takeFromReserveWithoutLimit(@Param("skuId") String skuId, @Param("units") long units);
 
     /**

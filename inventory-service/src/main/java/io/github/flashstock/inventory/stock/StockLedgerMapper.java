@@ -26,7 +26,9 @@ public interface StockLedgerMapper {
      */
     @Insert("INSERT IGNORE INTO stock_ledger (xid, reservation_key, branch_id, sku_id, quantity, state, store, user_id,"
             + " redis_mirrored, refusal) VALUES (#{xid}, #{reservationId}, #{branchId}, #{skuId}, #{quantity},"
-            + " 'REFUSED', #{store}, #{userId}, IF(#{store} = 'MYSQL' AND #{refusal} <> 'stale-sku', 0, 1),"
+            + " 'REFUSED', #{store}, #{userId}, IF(#{store} = 'MYSQL' AND #{refusal} <> 'stale-sku' AND NOT"
+            + " (#{refusal} = 'sale-closed' AND EXISTS (SELECT 1 FROM sku_stock WHERE sku_id = #{skuId}"
+            + " AND swept_at IS NOT NULL)), 0, 1),"
             + " #{refusal})")
     int insertRefused(@Param("xid") String xid, @Param("reservationId") String reservationId,
                       @Param("branchId") long branchId, @Param("skuId") String skuId, @Param("quantity") long quantity,
@@ -168,6 +170,14 @@ public interface StockLedgerMapper {
             + " AND state = 'CONFIRMED' AND user_id IS NOT NULL GROUP BY user_id HAVING SUM(quantity) > #{limit}"
             + " ORDER BY units DESC, userId LIMIT 100")
     java.util.List<java.util.Map<String, Object>> aboveLimit(@Param("skuId") String skuId, @Param("limit") long limit);
+
+    /**
+     * Rows of the SKU whose end is not in yet: reservations still open (TRIED), and the MySQL store's rows Redis has
+     * still to reflect. A closed SKU is swept from Redis only at 0.
+     */
+    @Select("SELECT (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'TRIED')"
+            + " + (SELECT COUNT(*) FROM stock_ledger WHERE store = 'MYSQL' AND redis_mirrored = 0 AND sku_id = #{skuId})")
+    long unsettledOf(@Param("skuId") String skuId);
 
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")
     long confirmedUnits(@Param("skuId") String skuId);

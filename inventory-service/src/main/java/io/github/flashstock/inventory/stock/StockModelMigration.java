@@ -59,6 +59,9 @@ class StockModelMigration implements InitializingBean {
             log.info("stock model: stock_ledger takes REFUSED rows (columns refusal, refused_confirm_at): a refused"
                     + " Try is recorded, and a Confirm of it takes nothing");
         }
+        if (addSaleEnd(TABLE)) {
+            log.info("stock model: {} got the columns closed_at and swept_at (every SKU open)", TABLE);
+        }
         if (renameBackendToStore("stock_ledger")) {
             log.info("stock model: stock_ledger column backend renamed to store");
         }
@@ -144,6 +147,20 @@ class StockModelMigration implements InitializingBean {
             return false;
         }
         jdbc.execute("ALTER TABLE " + table + " RENAME COLUMN backend TO store");
+        return true;
+    }
+
+    /**
+     * Adds the end of a SKU's sale ({@code closed_at}, {@code swept_at}) to a {@code table} made before it.
+     *
+     * @return true when they were added, false when the table had them
+     */
+    boolean addSaleEnd(String table) {
+        if (hasColumn(table, "closed_at")) {
+            return false;
+        }
+        jdbc.execute("ALTER TABLE " + table + " ADD COLUMN closed_at TIMESTAMP(3) NULL AFTER version,"
+                + " ADD COLUMN swept_at TIMESTAMP(3) NULL AFTER closed_at");
         return true;
     }
 

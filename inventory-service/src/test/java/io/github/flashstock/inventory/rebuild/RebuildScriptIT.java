@@ -108,7 +108,7 @@ class RebuildScriptIT extends ScriptITSupport {
 
         // MySQL: ada's 2 confirmed (sold), bob's 1 held by the MySQL store
         assertThat(scripts.recover.runLocked(sku, 10, 2, 1, 3, RETENTION, 1, List.of(),
-                io.github.flashstock.inventory.stock.HandoverMarks.NONE, durable))
+                io.github.flashstock.inventory.stock.HandoverMarks.NONE, durable, false))
                 .isEqualTo(new RebuildScript.Rebuilt(7, 2, 0, 0));
 
         assertThat(scripts.reader.heldBy(sku, "ada")).isEqualTo(2);

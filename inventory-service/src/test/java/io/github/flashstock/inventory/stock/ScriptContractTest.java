@@ -38,7 +38,7 @@ class ScriptContractTest {
 
     @ParameterizedTest
     @CsvSource({
-            "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU",
+            "try.lua, RESERVED ALREADY_RESERVED INSUFFICIENT_STOCK PURCHASE_LIMIT_EXCEEDED RESERVATION_CANCELLED UNKNOWN_SKU STALE_SKU SALE_CLOSED",
             "confirm.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL FAILED TAKEN_UNRECORDED OVERSOLD UNRECORDED REFUSED",
             "cancel.lua, APPLIED ALREADY_APPLIED NO_RECORD ENDED_OTHERWISE HELD_IN_MYSQL FAILED",
             "init.lua, CREATED EXISTS",
@@ -53,7 +53,9 @@ class ScriptContractTest {
             "mirror.lua, MIRRORED DUPLICATE_RELEASED ENDED_IN_REDIS UNKNOWN_SKU SALE_RETURNED",
             "peek.lua, AVAILABLE ASK_THE_TRY",
             "book.lua, BOOKED PURCHASE_LIMIT_EXCEEDED RECORDED_OTHERWISE UNKNOWN_SKU RELEASED",
-            "limit.lua, SET UNKNOWN_SKU REBUILDING"})
+            "limit.lua, SET UNKNOWN_SKU REBUILDING",
+            "close.lua, CLOSED UNKNOWN_SKU",
+            "sweep.lua, SWEPT NOT_CLOSED NOT_OVER UNKNOWN_SKU"})
     void headerCodesMatchTheDecoder(String script, String expectedNames) throws IOException {
         List<String> header = headerCodes(script);
 
@@ -73,6 +75,8 @@ class ScriptContractTest {
             case "unlock.lua" -> new Enum<?>[] {Unlocked.UNLOCKED, Unlocked.NOT_HELD};
             case "handover.lua" -> HandoverScript.Code.values();
             case "mirror.lua" -> MirrorScript.Code.values();
+            case "close.lua" -> SaleEndScript.Close.values();
+            case "sweep.lua" -> SaleEndScript.Sweep.values();
             case "peek.lua" -> PeekScript.Code.values();
             case "book.lua" -> io.github.flashstock.inventory.reservation.BookScript.Code.values();
             case "limit.lua" -> LimitScript.Code.values();

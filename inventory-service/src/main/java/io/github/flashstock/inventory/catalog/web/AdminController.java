@@ -1,6 +1,7 @@
 package io.github.flashstock.inventory.catalog.web;
 
 import com.baomidou.mybatisplus.core.metadata.IPage;
+import io.github.flashstock.inventory.catalog.SaleEnd;
 import io.github.flashstock.inventory.catalog.StockCatalog;
 import io.github.flashstock.inventory.rebuild.ReloadOutcome;
 import io.github.flashstock.inventory.stock.AuditMapper;
@@ -44,12 +45,14 @@ public class AdminController {
     static final String PREFIX_RULE = "prefix: 1 to 64 of the characters A-Z a-z 0-9 . _ -";
 
     private final StockCatalog catalog;
+    private final SaleEnd saleEnd;
     private final SegmentCounts segmentCounts;
     /** Every change made here is recorded with the admin who made it. */
     private final AuditMapper audit;
 
-    AdminController(StockCatalog catalog, SegmentCounts segmentCounts, AuditMapper audit) {
+    AdminController(StockCatalog catalog, SaleEnd saleEnd, SegmentCounts segmentCounts, AuditMapper audit) {
         this.catalog = catalog;
+        this.saleEnd = saleEnd;
         this.segmentCounts = segmentCounts;
         this.audit = audit;
     }
@@ -148,6 +151,10 @@ public class AdminController {
                               @Pattern(regexp = OPERATION_ID) String key,
                               @Valid @RequestBody Restock body, Principal admin) {
         String operation = key == null ? UUID.randomUUID().toString() : key;
+        StockCatalog.SaleState sale = catalog.saleState(skuId);
+        if (sale == StockCatalog.SaleState.CLOSED || sale == StockCatalog.SaleState.SWEPT) {
+            return ResponseEntity.status(HttpStatus.CONFLICT).body(Problems.saleClosed(skuId));
+        }
         return catalog.restock(skuId, body.quantity(), operation)
                 .<ResponseEntity<?>>map(s -> {
                     audit.record(AuditMapper.RESTOCK, skuId, null, operation, "restock of " + body.quantity()
@@ -158,6 +165,31 @@ public class AdminController {
                 })
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
     }
+    /**
+     * Closes the SKU's sale for good ({@link SaleEnd#close}): no Try takes a unit of it any more, in either store;
+     * the reservations still open end as their transactions decide; once nothing is left to end, Redis lets go of
+     * every key of it (at once, or by the sweep that runs every {@code inventory.sale-end.sweep-interval}). 200 with
+     * where it stands ({@code closedAt}, what Redis still holds open, {@code sweptAt} once swept); a repeat changes
+     * nothing and sweeps if it can; 404 for an unknown SKU.
+     */
+    @PostMapping("/{skuId}/close")
+    ResponseEntity<?> close(@PathVariable @Pattern(regexp = SKU_ID) String skuId, Principal admin) {
+        return saleEnd.close(skuId).<ResponseEntity<?>>map(c -> {
+            audit.record(AuditMapper.CLOSE_SKU, skuId, null, null, "sale closed; Redis held " + c.reservedInRedis()
+                    + " unit(s) reserved in " + c.openInRedis() + " open reservation(s); "
+                    + (c.sweptAt() == null ? "its keys stay until the sale is over" : "its keys are swept ("
+                    + c.keysRemoved() + " removed now)"), admin.getName());
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("skuId", skuId);
+            answer.put("closedAt", c.closedAt().toString());
+            answer.put("reservedInRedis", c.reservedInRedis());
+            answer.put("openInRedis", c.openInRedis());
+            answer.put("sweptAt", c.sweptAt() == null ? null : c.sweptAt().toString());
+            answer.put("keysRemoved", c.keysRemoved());
+            return ResponseEntity.ok(answer);
+        }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Problems.unknownSku(skuId)));
+    }
+
     /**
      * Changes the SKU's per-user limit, live ({@link StockCatalog#changeLimit}): {@code {"perUserLimit": 3}}, or
      * {@code null} for none. A repeat of the same change changes nothing.

@@ -40,7 +40,7 @@ class ProblemAdvice extends BadInputAdvice {
 
     /**
      * A refused Try: 409 for what the caller cannot change by waiting (stock, the purchase limit, a reservation
-     * cancelled first), 404 for an unknown SKU, 503 with {@code Retry-After} for what passes (a stale SKU being
+     * cancelled first, a sale closed), 404 for an unknown SKU, 503 with {@code Retry-After} for what passes (a stale SKU being
      * rebuilt, a busy MySQL store). The problem type is the refusal's code in kebab case, except where noted.
      */
     @ExceptionHandler
@@ -62,6 +62,7 @@ class ProblemAdvice extends BadInputAdvice {
             case RESERVATION_CANCELLED -> with(ProblemDetails.of(HttpStatus.CONFLICT, "reservation-cancelled",
                     "Reservation already cancelled", r.message()), Map.of("skuId", r.skuId()));
             case UNKNOWN_SKU -> Problems.unknownSku(r.skuId());
+            case SALE_CLOSED -> Problems.saleClosed(r.skuId());
             case STALE_SKU -> with(ProblemDetails.of(HttpStatus.SERVICE_UNAVAILABLE, "sku-rebuilding",
                     "SKU being rebuilt", r.message()), Map.of("skuId", r.skuId()));
             case MYSQL_STORE_BUSY -> {

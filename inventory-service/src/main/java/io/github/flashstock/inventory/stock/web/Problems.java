@@ -16,4 +16,12 @@ public final class Problems {
         p.setProperty("skuId", skuId);
         return p;
     }
+
+    /** 409 {@code sale-closed}: the SKU's sale is closed for good, with the SKU id as a property. */
+    public static ProblemDetail saleClosed(String skuId) {
+        ProblemDetail p = ProblemDetails.of(HttpStatus.CONFLICT, "sale-closed", "Sale closed",
+                "the sale of SKU " + skuId + " is closed; nothing was reserved");
+        p.setProperty("skuId", skuId);
+        return p;
+    }
 }

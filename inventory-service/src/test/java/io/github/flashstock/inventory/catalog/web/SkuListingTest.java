@@ -36,6 +36,8 @@ class SkuListingTest {
     @MockitoBean
     StockCatalog catalog;
     @MockitoBean
+    io.github.flashstock.inventory.catalog.SaleEnd saleEnd;
+    @MockitoBean
     SegmentCounts segments;
     @MockitoBean
     io.github.flashstock.inventory.stock.AuditMapper audit;
