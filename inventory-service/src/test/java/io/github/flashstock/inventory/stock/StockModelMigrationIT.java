@@ -110,6 +110,26 @@ class StockModelMigrationIT {
     }
 
     @Test
+    void aTableFromBeforeTheEndOfASaleGetsItsColumnsOnceEverySkuOpen() {
+        String table = "sku_stock_it_" + UUID.randomUUID().toString().substring(0, 8);
+        jdbc.execute("CREATE TABLE " + table + " (sku_id VARCHAR(64) NOT NULL PRIMARY KEY,"
+                + " stocked BIGINT NOT NULL DEFAULT 0, version BIGINT NOT NULL DEFAULT 0)");
+        try {
+            jdbc.update("INSERT INTO " + table + " (sku_id, stocked) VALUES ('a', 100)");
+
+            boolean first = migration.addSaleEnd(table);
+            boolean second = migration.addSaleEnd(table);
+
+            assertThat(first).isTrue();
+            assertThat(second).isFalse();
+            assertThat(jdbc.queryForMap("SELECT closed_at, swept_at FROM " + table + " WHERE sku_id = 'a'"))
+                    .containsEntry("closed_at", null).containsEntry("swept_at", null);
+        } finally {
+            jdbc.execute("DROP TABLE " + table);
+        }
+    }
+
+    @Test
     void theLedgersBackendColumnBecomesStoreOnce() {
         String table = "stock_ledger_it_" + UUID.randomUUID().toString().substring(0, 8);
         jdbc.execute("CREATE TABLE " + table + " (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
