@@ -191,6 +191,64 @@ class SaleEndIT extends InventoryITSupport {
     }
 
     /**
+     * A close in the middle of a crowd of Tries, half of them falling through to the MySQL store's allotment: no Try
+     * that began after the close answered reserves anything, every answer is a 201 or a 409, and the units sold are
+     * exactly those of the committed orders, in both stores.
+     */
+    @Test
+    void aCloseInTheMiddleOfACrowdLetsNoLaterTryReserveAndLosesNoUnit() throws Exception {
+        String sku = new InventoryClient(http).skuWith(60, null, 2);
+        assertThat(handover.handOver(sku, StockHandover.Direction.TO_MYSQL, 40, "op-" + UUID.randomUUID(), "test"))
+                .isInstanceOf(StockHandover.Result.Done.class);
+        record Answer(long startedAt, int status, String type, int units) {
+        }
+        List<Answer> answers = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicLong committed = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService crowd = java.util.concurrent.Executors.newFixedThreadPool(16);
+        List<java.util.concurrent.Future<?>> buyers = new ArrayList<>();
+        for (int b = 0; b < 16; b++) {
+            String buyer = "crowd-" + b;
+            buyers.add(crowd.submit(() -> {
+                for (int i = 0; i < 6; i++) {
+                    long started = System.nanoTime();
+                    GlobalTransaction tx = GlobalTransactions.beginUnbound("sale-end-it");
+                    ResponseEntity<JsonNode> answer = reserve(tx, sku, buyer, 1);
+                    int status = answer.getStatusCode().value();
+                    if (status == 201) {
+                        GlobalTransactions.commit(tx);
+                        committed.incrementAndGet();
+                    } else {
+                        GlobalTransactions.rollback(tx);
+                    }
+                    answers.add(new Answer(started, status, answer.getBody().path("type").asText(), 1));
+                }
+                return null;
+            }));
+        }
+        await("30 answers before the close").atMost(Duration.ofSeconds(60)).until(() -> answers.size() >= 30);
+        ResponseEntity<JsonNode> closed = close(sku);
+        long closedAt = System.nanoTime();
+        for (java.util.concurrent.Future<?> buyer : buyers) {
+            buyer.get(2, java.util.concurrent.TimeUnit.MINUTES);
+        }
+        crowd.shutdown();
+
+        assertThat(closed.getStatusCode().value()).isEqualTo(200);
+        assertThat(answers).hasSize(96).allSatisfy(a -> assertThat(a.status()).as("%s", a).isIn(201, 409));
+        assertThat(answers).filteredOn(a -> a.startedAt() > closedAt).isNotEmpty()
+                .allSatisfy(a -> assertThat(a.type()).as("a Try begun after the close").isEqualTo(SALE_CLOSED));
+        assertThat(sold(sku)).as("units of the committed orders").isEqualTo(committed.get());
+        assertThat(jdbc.queryForObject("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = ?"
+                + " AND state = 'CONFIRMED'", Long.class, sku)).isEqualTo(committed.get());
+        assertThat(jdbc.queryForObject("SELECT reserved FROM sku_stock WHERE sku_id = ?", Long.class, sku)).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM stock_ledger WHERE sku_id = ? AND store = 'MYSQL'"
+                + " AND state = 'CONFIRMED'", Long.class, sku)).as("the allotment sold after Redis's 20 units").isPositive();
+        sweptOnceOver(sku);
+        assertThat(scripts.keysOf(sku)).isEmpty();
+        assertThat(sold(sku)).isEqualTo(committed.get());
+    }
+
+    /**
      * Sales that open, sell and close, one after the other: each leaves no key in Redis, and Redis's memory stays
      * flat. {@code -Dsale-end.rounds=N} runs N sales (8 here; {@code bin/redis-budget} measures the bytes a key costs).
      */
