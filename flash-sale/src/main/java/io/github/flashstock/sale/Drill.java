@@ -70,6 +70,12 @@ public enum Drill {
      */
     REDIS_SENTINEL_FAILOVER("redis-sentinel-failover", "Redis Sentinel: the primary kill -9 under fsync-and-replica,"
             + " its replica promoted, the node back as its replica", 1, 1, null),
+    /**
+     * On the Sentinel layout, as {@link #REDIS_SENTINEL_FAILOVER}, but planned, as before an upgrade: an operator's
+     * {@code SENTINEL FAILOVER}; nothing dies, the replica is promoted and the old primary becomes its replica.
+     */
+    REDIS_SENTINEL_PLANNED("redis-sentinel-planned", "Redis Sentinel: a planned failover (SENTINEL FAILOVER) under"
+            + " fsync-and-replica, the primary handed over to its replica", 1, 1, null),
     /** Redis freezes for 5 s (SIGSTOP), then goes on: the sale goes on from the SKUs' allotments meanwhile. */
     REDIS_FREEZE("redis-freeze", "Redis frozen (SIGSTOP) for 5 s", 1, 1, null),
     /**
@@ -183,8 +189,8 @@ public enum Drill {
      */
     public boolean cutsRedis() {
         return switch (this) {
-            case REDIS_SPLIT, REDIS_KILL, REDIS_AOF_TAIL, REDIS_MASTER_KILL, REDIS_SENTINEL_FAILOVER, REDIS_FREEZE,
-                 REDIS_FULL, CHAOS -> true;
+            case REDIS_SPLIT, REDIS_KILL, REDIS_AOF_TAIL, REDIS_MASTER_KILL, REDIS_SENTINEL_FAILOVER,
+                 REDIS_SENTINEL_PLANNED, REDIS_FREEZE, REDIS_FULL, CHAOS -> true;
             default -> false;
         };
     }
@@ -196,7 +202,7 @@ public enum Drill {
 
     /** Drills run on the devstack's Sentinel layout, the inventory instances set up for it. */
     public boolean onSentinel() {
-        return this == REDIS_SENTINEL_FAILOVER;
+        return this == REDIS_SENTINEL_FAILOVER || this == REDIS_SENTINEL_PLANNED;
     }
 
     /** How long the fault lasts before recovery starts (none in tc-kill-one: its TC stays down for the sale). */

@@ -25,7 +25,8 @@ final class Faults {
             case MARIADB_KILL -> new ServerKill(Component.MARIADB);
             case REDIS_AOF_TAIL -> new RedisAofTail();
             case REDIS_MASTER_KILL -> new RedisMasterKill();
-            case REDIS_SENTINEL_FAILOVER -> new RedisSentinelFailover();
+            case REDIS_SENTINEL_FAILOVER -> RedisSentinelFailover.killed();
+            case REDIS_SENTINEL_PLANNED -> RedisSentinelFailover.planned();
             case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen");
             case REDIS_FULL -> new RedisFull();
             case MARIADB_PAUSE -> new ServerPause(Component.MARIADB, "MariaDB", "paused");

@@ -32,17 +32,25 @@ class StockEventStream {
 
 
     private final StringRedisTemplate redis;
+    /** Waits behind a read until what it read is durable; empty when the server's reply is the guarantee. */
+    private final java.util.Optional<io.github.flashstock.inventory.redis.DurableWait> durable;
     private final StreamOperations<String, Object, Object> streams;
     private final String group;
     private final String consumer;
 
     @org.springframework.beans.factory.annotation.Autowired
-    StockEventStream(StringRedisTemplate redis) {
-        this(redis, GROUP, consumerName());
+    StockEventStream(StringRedisTemplate redis, io.github.flashstock.inventory.redis.RedisDurability durability) {
+        this(redis, GROUP, consumerName(), durability.durableWait());
     }
 
     StockEventStream(StringRedisTemplate redis, String group, String consumer) {
+        this(redis, group, consumer, java.util.Optional.empty());
+    }
+
+    StockEventStream(StringRedisTemplate redis, String group, String consumer,
+                     java.util.Optional<io.github.flashstock.inventory.redis.DurableWait> durable) {
         this.redis = redis;
+        this.durable = durable;
         this.streams = redis.opsForStream();
         this.group = group;
         this.consumer = consumer;
@@ -77,6 +85,13 @@ class StockEventStream {
             }
             createGroup(key);
             records = read(key, count, ReadOffset.lastConsumed());
+        }
+        if (!records.isEmpty()) {
+            // under replica or fsync-and-replica, an entry goes out only once it is as durable as the phase that
+            // wrote it: an entry of a write that was never acknowledged, read from a primary that then fails over
+            // and loses it, would tell RocketMQ of a reservation that does not exist (issue #59: a TRIED event on the
+            // topic, and then no CANCELLED one, since the Cancel found nothing). Until then they stay pending here.
+            durable.ifPresent(wait -> wait.writtenBefore(key + ":durable"));
         }
         List<Entry> entries = new ArrayList<>(records.size());
         for (MapRecord<String, Object, Object> r : records) {

@@ -141,6 +141,19 @@ public final class DurableWait implements AutoCloseable {
         run(PROBE, List.of(key), List.of(Long.toString(System.currentTimeMillis())));
     }
 
+    /**
+     * Returns once everything the primary owning {@code key}'s slot wrote before this call is as durable as a call's
+     * writes: it writes {@code key} (it expires after a minute) and waits as every call waits. Replicas acknowledge,
+     * and the primary syncs its AOF, in the order of the replication stream, so this wait covers every earlier write
+     * of that primary, whoever made it: a reader of what others wrote (the stock events' forwarder) learns that it
+     * may pass it on.
+     *
+     * @throws NotDurable when the earlier writes were not durable within the timeout (they may yet be lost)
+     */
+    public void writtenBefore(String key) {
+        probe(key);
+    }
+
     /** Whether a call waits for the primary's disk too ({@code WAITAOF}). */
     public boolean onDisk() {
         return onDisk;
