@@ -64,6 +64,12 @@ public enum Drill {
     REDIS_MASTER_KILL("redis-master-kill", "Redis Cluster: the hot SKU's master kill -9, its replica promoted, the"
             + " node back as its replica", 1, 1, null),
     /**
+     * On the Redis Cluster, as {@link #REDIS_MASTER_KILL}, but planned, as a managed service's maintenance does it:
+     * {@code CLUSTER FAILOVER} on the hot SKU's master's replica; nothing dies.
+     */
+    REDIS_CLUSTER_PLANNED("redis-cluster-planned", "Redis Cluster: a planned failover (CLUSTER FAILOVER on the hot"
+            + " SKU's master's replica), the master handed over", 1, 1, null),
+    /**
      * On the devstack's Sentinel layout (a primary, its replica, three Sentinels), with {@code inventory.durability:
      * fsync-and-replica}: the primary dies mid-sale, the Sentinels promote the replica, and the dead node comes back
      * as its replica.
@@ -189,15 +195,15 @@ public enum Drill {
      */
     public boolean cutsRedis() {
         return switch (this) {
-            case REDIS_SPLIT, REDIS_KILL, REDIS_AOF_TAIL, REDIS_MASTER_KILL, REDIS_SENTINEL_FAILOVER,
-                 REDIS_SENTINEL_PLANNED, REDIS_FREEZE, REDIS_FULL, CHAOS -> true;
+            case REDIS_SPLIT, REDIS_KILL, REDIS_AOF_TAIL, REDIS_MASTER_KILL, REDIS_CLUSTER_PLANNED,
+                 REDIS_SENTINEL_FAILOVER, REDIS_SENTINEL_PLANNED, REDIS_FREEZE, REDIS_FULL, CHAOS -> true;
             default -> false;
         };
     }
 
     /** Drills run on the devstack's Redis Cluster, the inventory instances set up for it. */
     public boolean onCluster() {
-        return this == REDIS_MASTER_KILL || this == CHAOS;
+        return this == REDIS_MASTER_KILL || this == REDIS_CLUSTER_PLANNED || this == CHAOS;
     }
 
     /** Drills run on the devstack's Sentinel layout, the inventory instances set up for it. */

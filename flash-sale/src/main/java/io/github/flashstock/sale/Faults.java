@@ -24,7 +24,8 @@ final class Faults {
             case REDIS_KILL -> new ServerKill(Component.REDIS);
             case MARIADB_KILL -> new ServerKill(Component.MARIADB);
             case REDIS_AOF_TAIL -> new RedisAofTail();
-            case REDIS_MASTER_KILL -> new RedisMasterKill();
+            case REDIS_MASTER_KILL -> RedisMasterKill.killed();
+            case REDIS_CLUSTER_PLANNED -> RedisMasterKill.planned();
             case REDIS_SENTINEL_FAILOVER -> RedisSentinelFailover.killed();
             case REDIS_SENTINEL_PLANNED -> RedisSentinelFailover.planned();
             case REDIS_FREEZE -> new ServerPause(Component.REDIS, "Redis", "frozen");

@@ -56,7 +56,7 @@ class FaultsTest {
             assertThat(fault).as(drill.cliName()).isNotSameAs(Faults.of(drill));
             // redis-full strikes twice: memory for the first half of the outage, the disk (in heal) for the second
             assertThat(fault.outage(scene)).as(drill.cliName())
-                    .isEqualTo(drill == Drill.REDIS_MASTER_KILL || drill == Drill.REDIS_SENTINEL_FAILOVER ? Duration.ZERO
+                    .isEqualTo(drill.onCluster() || drill.onSentinel() ? Duration.ZERO
                             : drill == Drill.REDIS_FULL ? drill.outage().dividedBy(2) : drill.outage());
         }
         assertThat(Drill.parse("redis-freeze").outage()).isEqualTo(Duration.ofSeconds(5));
