@@ -25,7 +25,8 @@
 
 local MOVED, ALREADY_APPLIED, UNKNOWN_SKU, STALE_SKU, REBUILDING = 0, 1, 2, 3, 4
 
--- From prelude.lua (the loader puts it before this script): server_id, fields, share_of, now_millis.
+-- From prelude.lua (the loader puts it before this script): server_id, fields, share_of, now_millis, segment_keys,
+-- touch_keys.
 
 local stock = KEYS[1]
 local direction = ARGV[1]
@@ -46,6 +47,9 @@ end
 if redis.call('EXISTS', stock .. ':reload') == 1 then
   return {REBUILDING, 0, tonumber(sku.available)}
 end
+-- every key this call may write is touched before its first write (see touch_keys in the prelude): the marker, the
+-- moving marks, the segments (the stock hash and the lock were read above)
+touch_keys(segment_keys(stock, count, {marker, stock .. ':moving'}))
 local done = redis.call('GET', marker)
 if direction == 'IN' and (done or sku.epoch == server_id()) then
   redis.call('HDEL', stock .. ':moving', ARGV[3])

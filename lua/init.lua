@@ -18,7 +18,7 @@
 local CREATED, EXISTS = 0, 1
 
 -- From prelude.lua (the loader puts it before this script):
---   server_id, fields, share_of, handovers_at, remember_handovers.
+--   server_id, fields, share_of, handovers_at, remember_handovers, segment_keys, handover_keys, touch_keys.
 
 local stock = KEYS[1]
 local available = tonumber(ARGV[1])
@@ -31,6 +31,8 @@ if current.segments then
   return {EXISTS, tonumber(current.available or '0'), tonumber(current.reserved or '0'),
     tonumber(current.sold or '0'), tonumber(current.segments)}
 end
+-- every key this call writes is touched before its first write (see touch_keys in the prelude)
+touch_keys(handover_keys(stock, handovers, segment_keys(stock, count)))
 for s = 0, count - 1 do
   redis.call('HSET', stock .. ':seg:' .. s, 'available', share_of(available, count, s), 'reserved', 0)
 end

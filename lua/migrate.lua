@@ -16,7 +16,7 @@
 --   2 UNKNOWN_SKU      no stock hash: nothing changed
 local MIGRATED, ALREADY_CURRENT, UNKNOWN_SKU = 0, 1, 2
 
--- From prelude.lua (the loader puts it before this script): fields.
+-- From prelude.lua (the loader puts it before this script): fields, segment_keys, touch_keys.
 
 local stock = KEYS[1]
 local sku = fields(stock, 'segments', 'seg_span', 'total', 'locked', 'sold', 'available', 'reserved')
@@ -27,6 +27,8 @@ if not sku.total then
   return {ALREADY_CURRENT, tonumber(sku.available or '0'), tonumber(sku.reserved or '0'), tonumber(sku.sold or '0')}
 end
 local span = tonumber(sku.seg_span or sku.segments)
+-- every segment is touched before the first write (see touch_keys in the prelude)
+touch_keys(segment_keys(stock, span))
 for s = 0, span - 1 do
   local key = stock .. ':seg:' .. s
   local seg = fields(key, 'total', 'locked')

@@ -52,7 +52,8 @@
 
 local MIRRORED, DUPLICATE_RELEASED, ENDED_IN_REDIS, UNKNOWN_SKU, SALE_RETURNED = 0, 1, 2, 3, 4
 
--- From prelude.lua (the loader puts it before this script): append_event, now_millis, fields, release_reservation.
+-- From prelude.lua (the loader puts it before this script): append_event, now_millis, fields, release_reservation,
+-- segment_keys, touch_keys.
 
 local stock = KEYS[1]
 local xid, reservation = ARGV[1], ARGV[2]
@@ -80,6 +81,14 @@ end
 
 local fence = stock .. ':tx:' .. xid .. ':' .. reservation
 local record = fields(fence, 'state', 'quantity', 'alloc', 'branch', 'user', 'mirrored', 'counted', 'mysql_state')
+-- every key this call may write is touched before its first write (see touch_keys in the prelude): the segments the
+-- record names and the active ones, both buyer counts, the oversold hash, the stream and the open set
+local upto = tonumber(redis.call('HGET', stock, 'segments') or '1')
+for segment in string.gmatch(record.alloc or '', '(%d+):%d+') do
+  upto = math.max(upto, tonumber(segment) + 1)
+end
+touch_keys(segment_keys(stock, upto, {stock .. ':buyer:' .. user, stock .. ':buyer:' .. (record.user or user),
+  stock .. ':oversold', stock .. ':events', stock .. ':open'}))
 local code = MIRRORED
 local counted = 0
 if record.state and not record.mirrored and record.state == 'CONFIRMED' and mysql_state == 'CONFIRMED' then

@@ -84,6 +84,14 @@ local function handovers_at(from)
   return list, tonumber(ARGV[from + 1]), from + 2 + 2 * n
 end
 
+-- The keys remember_handovers writes for list, appended to keys; for touch_keys.
+local function handover_keys(stock, list, keys)
+  for _, h in ipairs(list) do
+    keys[#keys + 1] = stock .. ':handover:' .. h[1]
+  end
+  return keys
+end
+
 -- Marks each handover as applied in Redis with its units, the rebuilt counters having accounted for it; a mark
 -- already there stays as it is.
 local function remember_handovers(stock, list, seconds)
@@ -127,12 +135,22 @@ end
 -- on a Redis Cluster whose slot is being migrated, a key already moved to the other node, or one that does not
 -- exist yet (it would be created there), raises "Script attempted to access a non local key" at its first access,
 -- and a script that writes a key it has not read before would stop after its earlier writes (issue #59: confirm.lua
--- would sell the units, then fail at the XADD of a stream that had moved). Every script of a phase touches what it
--- may write before it writes: try.lua the keys its decision did not read, each_phase everything.
+-- would sell the units, then fail at the XADD of a stream that had moved). Every script that writes more than one
+-- key touches what it may write before it writes: try.lua the keys its decision did not read, each_phase everything,
+-- the others what they compute from their stock hash (segment_keys, handover_keys).
 local function touch_keys(keys)
   for from = 1, #keys, 500 do
     redis.call('EXISTS', unpack(keys, from, math.min(from + 499, #keys)))
   end
+end
+
+-- The keys of segments 0 .. upto - 1 of a SKU, appended to keys (a new list when keys is nil); for touch_keys.
+local function segment_keys(stock, upto, keys)
+  keys = keys or {}
+  for s = 0, upto - 1 do
+    keys[#keys + 1] = stock .. ':seg:' .. s
+  end
+  return keys
 end
 
 -- The second phases of one call (confirm.lua, cancel.lua), one per KEYS[i], each decided on its own, in order:

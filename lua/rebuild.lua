@@ -38,7 +38,8 @@
 local REBUILT, NOT_STALE = 0, 1
 
 -- From prelude.lua (the loader puts it before this script):
---   server_id, now_millis, fields, share_of, handovers_at, remember_handovers.
+--   server_id, now_millis, fields, share_of, handovers_at, remember_handovers, segment_keys, handover_keys,
+--   touch_keys.
 
 local stock = KEYS[1]
 local stocked = tonumber(ARGV[1])
@@ -75,8 +76,26 @@ local span = tonumber(sku.seg_span or sku.segments or ARGV[6])
 local closed_confirmed, closed_cancelled = 0, 0
 local open_key = stock .. ':open'
 local ended_at = now_millis()
+-- read first: every key written below is touched before the first write (see touch_keys in the prelude)
+local open_records = {}
+local touched = {open_key}
 for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   local record = fields(fence, 'state', 'quantity', 'user')
+  open_records[#open_records + 1] = {fence = fence, record = record}
+  if record.user then
+    touched[#touched + 1] = stock .. ':buyer:' .. record.user
+  end
+end
+for _, row in ipairs(mysql_rows) do
+  touched[#touched + 1] = row.fence
+end
+for _, bc in ipairs(buyer_counts) do
+  touched[#touched + 1] = stock .. ':buyer:' .. bc[1]
+end
+touch_keys(handover_keys(stock, handovers, segment_keys(stock, math.max(span, count), touched)))
+
+for _, open in ipairs(open_records) do
+  local fence, record = open.fence, open.record
   if record.state == 'TRIED' then
     if confirmed[fence] then
       redis.call('HSET', fence, 'state', 'CONFIRMED', 'rebuilt', 1, 'ended_at', ended_at)

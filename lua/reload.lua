@@ -22,7 +22,8 @@
 -- segments. Buyer counters are left as they are. Idempotency: a replay computes the same state.
 local RELOADED, OPEN_EXCEEDS = 0, 1
 
--- From prelude.lua (the loader puts it before this script): fields, share_of, handovers_at, remember_handovers.
+-- From prelude.lua (the loader puts it before this script): fields, share_of, handovers_at, remember_handovers,
+-- segment_keys, handover_keys, touch_keys.
 
 local stock = KEYS[1]
 local sold = tonumber(ARGV[2])
@@ -38,6 +39,8 @@ local held = {}
 local reserved = 0
 local open = 0
 local open_key = stock .. ':open'
+-- read everything first: every key it writes is touched before its first write (see touch_keys in the prelude)
+local ended = {} -- members of the open set whose record is no longer TRIED
 for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
   local record = fields(fence, 'state', 'quantity', 'alloc')
   if record.state == 'TRIED' then
@@ -51,11 +54,15 @@ for _, fence in ipairs(redis.call('SMEMBERS', open_key)) do
       end
     end
   else
-    redis.call('SREM', open_key, fence)
+    ended[#ended + 1] = fence
   end
 end
 if reserved > unsold then
   return {OPEN_EXCEEDS, unsold, reserved, sold, open}
+end
+touch_keys(handover_keys(stock, handovers, segment_keys(stock, span)))
+for _, fence in ipairs(ended) do
+  redis.call('SREM', open_key, fence)
 end
 -- Segments: reserved units where the records say, available units spread over the active ones.
 local available = unsold - reserved

@@ -15,7 +15,7 @@
 
 local RESEGMENTED, UNCHANGED, UNKNOWN_SKU = 0, 1, 2
 
--- From prelude.lua (the loader puts it before this script): fields, share_of.
+-- From prelude.lua (the loader puts it before this script): fields, share_of, segment_keys, touch_keys.
 
 local stock = KEYS[1]
 local target = tonumber(ARGV[1])
@@ -31,6 +31,8 @@ if count == target then
 end
 
 -- Gather every available unit; keep only what is reserved where it is.
+-- every segment either side of the change is touched before the first write (see touch_keys in the prelude)
+touch_keys(segment_keys(stock, math.max(span, target)))
 local pool = 0
 local new_span = target
 for s = 0, span - 1 do

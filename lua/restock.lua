@@ -13,7 +13,7 @@
 
 local RESTOCKED, ALREADY_APPLIED, UNKNOWN_SKU = 0, 1, 2
 
--- From prelude.lua (the loader puts it before this script): fields, share_of.
+-- From prelude.lua (the loader puts it before this script): fields, share_of, segment_keys, touch_keys.
 
 local stock = KEYS[1]
 local units = tonumber(ARGV[1])
@@ -28,6 +28,9 @@ if redis.call('EXISTS', marker) == 1 then
   return {ALREADY_APPLIED, tonumber(now.stocked), tonumber(now.available)}
 end
 
+-- every segment is touched before the first write (see touch_keys in the prelude): the stock hash and the marker
+-- were read above
+touch_keys(segment_keys(stock, count))
 for s = 0, count - 1 do
   local add = share_of(units, count, s)
   if add > 0 then

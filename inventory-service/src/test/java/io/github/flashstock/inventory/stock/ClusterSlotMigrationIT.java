@@ -65,7 +65,7 @@ class ClusterSlotMigrationIT {
     void slotStableAgain() {
         // whatever the test moved to the target goes (the SKU is the test's own), then both nodes forget the move
         if (targetId != null) {
-            for (String key : List.of(stock + ":events")) {
+            for (String key : List.of(stock + ":events", stock + ":seg:1")) {
                 stack.onRedisNode(target, List.of(new String[] {"ASKING"}, new String[] {"DEL", key}));
             }
             one(target, "CLUSTER", "SETSLOT", slot, "STABLE");
@@ -162,5 +162,42 @@ class ClusterSlotMigrationIT {
         scripts = new RedisScripts("127.0.0.1", source);
         assertThat(record(newXid)).as("no record for the Try that failed").isEmpty();
         assertThat(scripts.redis.opsForValue().get(stock + ":buyer:bob")).isNull();
+    }
+
+    /**
+     * The scripts that move stock outside a reservation's phases (restock, resegment, handover, reload, the mirror),
+     * against a slot whose second segment has moved: each fails with the key out of reach, and the stock hash and the
+     * first segment are as they were. Before they touched their keys first, restock and resegment wrote the first
+     * segment and then failed at the second.
+     */
+    @Test
+    void everyStockScriptThatMeetsAMovedSegmentFailsHavingWrittenNothing() {
+        Map<Object, Object> stockBefore = scripts.redis.opsForHash().entries(stock);
+        Map<Object, Object> firstBefore = scripts.redis.opsForHash().entries(stock + ":seg:0");
+        migrating(stock + ":seg:1");
+        io.github.flashstock.inventory.allotment.HandoverScript handover =
+                new io.github.flashstock.inventory.allotment.HandoverScript(scripts.redis);
+
+        List<String> failures = new ArrayList<>();
+        List<Runnable> calls = List.of(
+                () -> scripts.restock.run(sku, 4, "op-restock", RETENTION),
+                () -> scripts.resegment.run(sku, 3),
+                () -> handover.run(sku, io.github.flashstock.inventory.allotment.HandoverScript.Direction.OUT, 3,
+                        "op-out", RETENTION),
+                () -> handover.run(sku, io.github.flashstock.inventory.allotment.HandoverScript.Direction.IN, 3,
+                        "op-in", RETENTION),
+                () -> scripts.reload.runLocked(sku, 10, 0, 0, 0, HandoverMarks.NONE, false),
+                () -> scripts.mirror.run(sku, RedisScripts.xid(), "order-m", 1, "carol", "TRIED", RETENTION));
+        for (Runnable call : calls) {
+            assertThatThrownBy(call::run).satisfies(e -> {
+                if (!RedisFailures.slotElsewhere(e)) {
+                    failures.add(chain(e));
+                }
+            });
+        }
+
+        assertThat(failures).as("failures other than a key out of reach").isEmpty();
+        assertThat(scripts.redis.opsForHash().entries(stock)).as("the stock hash").isEqualTo(stockBefore);
+        assertThat(scripts.redis.opsForHash().entries(stock + ":seg:0")).as("the first segment").isEqualTo(firstBefore);
     }
 }
