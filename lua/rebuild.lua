@@ -33,7 +33,9 @@
 --                reserved = 0, available = MySQL stocked - sold - reserved, spread evenly over the segments;
 --                segments past the count are removed; epoch = this server's run id, so the SKU sells again
 --   1 NOT_STALE  the SKU's epoch is this server's run id already (rebuilt by someone else, or never stale):
---                nothing changed, since its open reservations may belong to transactions still running
+--                nothing changed, since its open reservations may belong to transactions still running; or the SKU
+--                is closed (ARGV[7]) and Redis holds neither its stock hash nor an open reservation of it (swept, or
+--                about to be): nothing written
 -- Idempotency: a replay finds NOT_STALE.
 local REBUILT, NOT_STALE = 0, 1
 
@@ -68,6 +70,11 @@ end
 local sku = fields(stock, 'segments', 'seg_span', 'epoch')
 local this_server = server_id()
 if sku.epoch == this_server then
+  return {NOT_STALE, 0, 0, 0, 0}
+end
+if closed and not sku.segments and redis.call('SCARD', stock .. ':open') == 0 then
+  -- a closed SKU of which Redis holds no stock and no open reservation: nothing to rebuild, the sweep ends it (a
+  -- rebuild asked for before a sweep and run after it must not bring the SKU back)
   return {NOT_STALE, 0, 0, 0, 0}
 end
 local count = tonumber(sku.segments or ARGV[6])

@@ -167,6 +167,9 @@ public class SkuRebuilds implements DisposableBean {
     }
 
     private boolean rebuild(String skuId) {
+        if (skus.sweptAt(skuId) != null) {
+            return true; // its sale is closed and Redis let go of it: nothing to rebuild, not even its lock to take
+        }
         Optional<RebuildScript.Outcome> done = rebuilds.rebuild(skuId, Duration.ofSeconds(30), basis -> {
             if (basis.row() == null || skus.sweptAt(skuId) != null) {
                 // MySQL does not know it, or its sale is closed and Redis let go of it for good: nothing to build

@@ -89,6 +89,29 @@ class RebuildScriptIT extends ScriptITSupport {
     }
 
     /**
+     * A closed SKU: rebuilt closed while Redis still holds some of it (a Try then gets SALE_CLOSED), and not brought
+     * back at all once Redis holds neither its stock hash nor an open reservation (swept, or about to be).
+     */
+    @Test
+    void aClosedSkuIsRebuiltClosedAndNeverBroughtBackOnceRedisLetGoOfIt() {
+        String sku = scripts.skuWithAvailable(10);
+        scripts.redis.opsForHash().put(StockKeys.stock(sku), "epoch", ANOTHER_PROCESS);
+
+        assertThat(scripts.recover.runLocked(sku, 10, 0, 0, 0, RETENTION, 1, List.of(),
+                io.github.flashstock.inventory.stock.HandoverMarks.NONE, BuyerCounts.NONE, true))
+                .isInstanceOf(RebuildScript.Rebuilt.class);
+        assertThat(scripts.redis.opsForHash().get(StockKeys.stock(sku), "closed")).isEqualTo("1");
+        assertThat(scripts.tryScript.run(xid(), "order-1", 1, "ada", lines(sku, 1)))
+                .isEqualTo(new TryOutcome.SaleClosed(sku));
+
+        String gone = "swept-" + java.util.UUID.randomUUID();
+        assertThat(scripts.recover.runLocked(gone, 10, 0, 0, 0, RETENTION, 1, List.of(),
+                io.github.flashstock.inventory.stock.HandoverMarks.NONE, BuyerCounts.NONE, true))
+                .isEqualTo(new RebuildScript.NotStale());
+        assertThat(scripts.redis.keys(StockKeys.stock(gone) + "*")).isEmpty();
+    }
+
+    /**
      * A Redis that lost writes lost buyers' counts with them: the rebuild sets each buyer's count from the durable
      * record, and gives the MySQL store's rows their records again, before the SKU sells again; so a buyer never gets
      * more than the limit after it.
