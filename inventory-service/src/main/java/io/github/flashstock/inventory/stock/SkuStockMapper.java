@@ -81,7 +81,8 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
     java.time.Instant closedAt(@Param("skuId") String skuId);
 
     /** The SKUs whose sale is closed and whose keys Redis still holds (not swept yet), at most {@code limit}. */
-    @Select("SELECT sku_id FROM sku_stock WHERE closed_at IS NOT NULL AND swept_at IS NULL ORDER BY closed_at LIMIT #{limit}")
+    @Select("SELECT sku_id FROM sku_stock WHERE closed_at IS NOT NULL AND swept_at IS NULL ORDER BY closed_at"
+            + " LIMIT #{limit}")
     List<String> closedUnswept(@Param("limit") int limit);
 
     /** Redis let go of the closed SKU's keys. @return 1 when recorded now */

@@ -176,7 +176,8 @@ public interface StockLedgerMapper {
      * still to reflect. A closed SKU is swept from Redis only at 0.
      */
     @Select("SELECT (SELECT COUNT(*) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'TRIED')"
-            + " + (SELECT COUNT(*) FROM stock_ledger WHERE store = 'MYSQL' AND redis_mirrored = 0 AND sku_id = #{skuId})")
+            + " + (SELECT COUNT(*) FROM stock_ledger WHERE store = 'MYSQL' AND redis_mirrored = 0"
+            + " AND sku_id = #{skuId})")
     long unsettledOf(@Param("skuId") String skuId);
 
     @Select("SELECT COALESCE(SUM(quantity), 0) FROM stock_ledger WHERE sku_id = #{skuId} AND state = 'CONFIRMED'")

@@ -40,8 +40,9 @@ class ProblemAdvice extends BadInputAdvice {
 
     /**
      * A refused Try: 409 for what the caller cannot change by waiting (stock, the purchase limit, a reservation
-     * cancelled first, a sale closed), 404 for an unknown SKU, 503 with {@code Retry-After} for what passes (a stale SKU being
-     * rebuilt, a busy MySQL store). The problem type is the refusal's code in kebab case, except where noted.
+     * cancelled first, a sale closed), 404 for an unknown SKU, 503 with {@code Retry-After} for what passes (a stale
+     * SKU being rebuilt, a busy MySQL store). The problem type is the refusal's code in kebab case, except where
+     * noted.
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> refused(TryRefused e) {
