@@ -22,7 +22,8 @@
 -- reservation's line that decided (0: the whole reservation).
 --   0 RESERVED            every line without a record is now reserved (available -= q, reserved += q)
 --   1 ALREADY_RESERVED    every line already has a TRIED or CONFIRMED record, or one saying the MySQL store holds
---                         the reservation (state MYSQL, see mirror.lua): a replay, nothing changed
+--                         the reservation (state MYSQL, see mirror.lua; not a booking, see 8): a replay, nothing
+--                         changed
 --   2 INSUFFICIENT_STOCK  a = units available on the SKU, b = units on their way into Redis from the allotment (a
 --                         handover to Redis between its MySQL step and its Redis step, see moving.lua): with them
 --                         the line may fit in a moment, and the service answers "not now" instead
@@ -38,7 +39,11 @@
 --                         record (rebuild.lua).
 --   7 SALE_CLOSED         the SKU's sale is closed (field closed of its stock hash, see close.lua): it sells nothing
 --                         any more, whatever it has left (decided before STALE_SKU: a closed SKU stays closed)
--- Codes 2..7 change nothing for that reservation.
+--   8 BOOKED              the line has a booking (book.lua: state MYSQL, field booked) for a Try of the MySQL store
+--                         whose outcome Redis does not know yet: an earlier attempt of this reservation, under way
+--                         or cut short. Not a replay Redis can vouch for: the service asks the MySQL store, whose
+--                         ledger rows answer it
+-- Codes 2..8 change nothing for that reservation.
 -- A refused Try: the service records the refusal afterwards on every line of the reservation (a REFUSED record,
 -- cancel.lua), so that a Confirm of it takes nothing; a replay of the Try meets that record and gets the same
 -- refusal (its code, a and b, on the line that decided).
@@ -59,7 +64,7 @@
 
 -- Reply codes, as the header lists them.
 local RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
-  STALE_SKU, SALE_CLOSED = 0, 1, 2, 3, 4, 5, 6, 7
+  STALE_SKU, SALE_CLOSED, BOOKED = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 -- From prelude.lua (the loader puts it before this script): append_event (and EVENTS_KEPT), server_id,
 -- now_millis, fields, moving_in, touch_keys.
@@ -139,6 +144,9 @@ local function try_one(xid, reservation, branch, user, lines)
         end
       end
       return tonumber(r.refused_code), decided, tonumber(r.refused_a or '0'), tonumber(r.refused_b or '0')
+    end
+    if state == 'MYSQL' and redis.call('HEXISTS', fence, 'booked') == 1 then
+      return BOOKED, i, 0, 0
     end
     if not state then
       local st = sku_state(stock)

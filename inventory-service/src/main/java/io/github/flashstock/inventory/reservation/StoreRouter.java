@@ -129,6 +129,8 @@ class StoreRouter {
                 return stale(request, new TryOutcome.StaleSku(unknown));
             case STALE_SKU:
                 return stale(request, (TryOutcome.StaleSku) result);
+            case BOOKED:
+                return bookedEarlier(request);
             case INSUFFICIENT_STOCK:
                 TryOutcome.InsufficientStock redisShort = (TryOutcome.InsufficientStock) result;
                 TryOutcome answer = allotments.mayHave(request.lines()) ? soldOutInRedis(request, redisShort)
@@ -212,6 +214,22 @@ class StoreRouter {
             long more = allotmentShort.skuId().equals(redisShort.skuId()) ? allotmentShort.available() : 0;
             return new TryOutcome.InsufficientStock(redisShort.skuId(), redisShort.requested(),
                     redisShort.available() + more);
+        }
+        return fromAllotment;
+    }
+
+    /**
+     * Redis holds a booking of this reservation ({@code lua/book.lua}) for a Try of the MySQL store whose outcome it
+     * does not know: an earlier attempt, under way or cut short (a caller that retried after a timeout). The MySQL
+     * store answers, its ledger rows deciding: an attempt that committed is a replay (already reserved), one still
+     * under way is "not now", and where none took the stock this one takes it, the buyer counted by the booking
+     * already. A booking the MySQL store refused is given back.
+     */
+    private TryOutcome bookedEarlier(TryRequest request) {
+        meters.counter("inventory.tries.booked-earlier").increment();
+        TryOutcome fromAllotment = mysql.reserve(request, TryRoute.REDIS_SOLD_OUT);
+        if (fromAllotment instanceof TryOutcome.Refusal && fromAllotment.code() != TryOutcome.Code.MYSQL_STORE_BUSY) {
+            releaseBooking(request.xid(), request.reservationId(), request.userId(), request.lines());
         }
         return fromAllotment;
     }

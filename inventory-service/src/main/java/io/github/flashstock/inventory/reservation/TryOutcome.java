@@ -131,6 +131,18 @@ public sealed interface TryOutcome {
     }
 
     /**
+     * Not a decision: Redis holds a booking of the line ({@code lua/book.lua}) for a Try of the MySQL store whose
+     * outcome it does not know (an earlier attempt of this reservation, under way or cut short). The router asks the
+     * MySQL store, whose ledger rows answer it; never "already reserved" on Redis's word.
+     */
+    record Booked(String skuId) implements TryOutcome {
+        @Override
+        public Code code() {
+            return Code.BOOKED;
+        }
+    }
+
+    /**
      * The SKU's sale is closed ({@code POST /admin/skus/{skuId}/close}): it sells nothing any more, in either store,
      * whatever it has left. Final: waiting changes nothing.
      */
@@ -161,12 +173,12 @@ public sealed interface TryOutcome {
     /** The reply codes, as the script's header lists them. */
     enum Code {
         RESERVED, ALREADY_RESERVED, INSUFFICIENT_STOCK, PURCHASE_LIMIT_EXCEEDED, RESERVATION_CANCELLED, UNKNOWN_SKU,
-        STALE_SKU, SALE_CLOSED,
+        STALE_SKU, SALE_CLOSED, BOOKED,
         /** The last: no script answers it ({@link MysqlStoreBusy}). */
         MYSQL_STORE_BUSY;
 
         /** The codes {@code lua/try.lua} answers with, in order. */
-        public static final int SCRIPT_CODES = 8;
+        public static final int SCRIPT_CODES = 9;
     }
 
     /** Decodes {@code {code, line, a, b}}; {@code lines} are the lines the script was given, in order. */
@@ -188,6 +200,7 @@ public sealed interface TryOutcome {
             case UNKNOWN_SKU -> new UnknownSku(line(line, reply).skuId());
             case STALE_SKU -> new StaleSku(line(line, reply).skuId());
             case SALE_CLOSED -> new SaleClosed(line(line, reply).skuId());
+            case BOOKED -> new Booked(line(line, reply).skuId());
             case MYSQL_STORE_BUSY -> throw Scripts.unknownCode("try.lua", reply);
         };
     }

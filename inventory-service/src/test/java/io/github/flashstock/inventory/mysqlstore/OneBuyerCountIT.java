@@ -136,6 +136,31 @@ class OneBuyerCountIT extends StoreSequenceITSupport {
                 String.class, xid)).containsExactly("MYSQL CANCELLED");
         assertThat(ordersAtOnce(sku, "eve", 2)).containsExactly(201, 201);
     }
+    /**
+     * A retried Try that meets the booking its first attempt left in Redis (that attempt was cut short between the
+     * booking and the MySQL store's Try, or is still under way) is answered by the MySQL store, never "already
+     * reserved" on the booking's word: here the MySQL store takes the units, and the order sells them once.
+     */
+    @Test
+    void aRetryThatMeetsItsFirstAttemptsBookingIsAnsweredByTheMySqlStore() throws Exception {
+        String sku = sku(8);
+        GlobalTransaction tx = GlobalTransactions.beginUnbound("one-buyer-count-it");
+        String reservation = "order-" + UUID.randomUUID();
+        assertThat(book.book(new TryRequest(tx.getXid(), reservation, 7, "fay", List.of(new StockLine(sku, 1)))))
+                .isInstanceOf(BookScript.Booking.Booked.class);
+
+        ResponseEntity<JsonNode> retried = new InventoryClient(http).reserve(tx.getXid(), reservation, "fay",
+                List.of(new InventoryClient.Item(sku, 1)));
+
+        assertThat(retried.getStatusCode().value()).as("%s", retried.getBody()).isEqualTo(201);
+        assertThat(jdbc.queryForList("SELECT CONCAT(store, ' ', state) FROM stock_ledger WHERE xid = ?",
+                String.class, tx.getXid())).as("the MySQL store holds it").containsExactly("MYSQL TRIED");
+        GlobalTransactions.commit(tx);
+        awaitSold(sku, 1);
+        assertThat(new InventoryClient(http).stock(sku).at("/mysql/allotment/sold").asLong()).isEqualTo(1);
+        assertThat(redis.opsForValue().get(StockKeys.buyer(sku, "fay"))).as("counted once").isEqualTo("1");
+    }
+
     /** One reservation of the given lines by the buyer, in a global transaction that commits if it reserved. */
     private ResponseEntity<JsonNode> order(String buyer, List<InventoryClient.Item> items) throws Exception {
         GlobalTransaction tx = GlobalTransactions.beginUnbound("one-buyer-count-it");

@@ -78,6 +78,27 @@ class BookScriptIT extends ScriptITSupport {
         assertThat(count(sku, "ada")).isEqualTo("1");
     }
 
+    /**
+     * A Try of a reservation that meets its own booking does not learn from Redis whether the MySQL store took it (an
+     * earlier attempt may be under way, or cut short): BOOKED, for the service to ask the MySQL store; once the mirror
+     * has met the MySQL store's row, the same Try is a replay.
+     */
+    @Test
+    void aTryThatMeetsItsOwnBookingIsToldBookedUntilTheMirrorMetTheRow() {
+        String sku = scripts.sku(0, 5, 1);
+        String xid = xid();
+        scripts.book.book(request(xid, "order-1", "ada", sku, 2));
+
+        TryOutcome booked = scripts.tryScript.run(xid, "order-1", 2, "ada", lines(sku, 2));
+        assertThat(scripts.mirror.run(sku, xid, "order-1", 2, "ada", "TRIED", RETENTION))
+                .isEqualTo(new MirrorScript.Outcome(MirrorScript.Code.MIRRORED, 2));
+        TryOutcome replay = scripts.tryScript.run(xid, "order-1", 3, "ada", lines(sku, 2));
+
+        assertThat(booked).isEqualTo(new TryOutcome.Booked(sku));
+        assertThat(replay).isEqualTo(new TryOutcome.AlreadyReserved());
+        assertThat(count(sku, "ada")).as("counted once").isEqualTo("2");
+    }
+
     @Test
     void releaseGivesBackOnlyWhatIsStillBooked() {
         String sku = scripts.sku(0, 5, 1);
