@@ -3,8 +3,9 @@
 -- count"). The service runs it when Redis refused a Try for want of stock and the SKU's allotment may have the units
 -- (StoreRouter): first BOOK, then the MySQL store's Try, then RELEASE if that Try took nothing. What it writes is the
 -- record mirror.lua writes for a reservation the MySQL store holds (state MYSQL, the units counted), marked booked
--- until mirror.lua meets the MySQL store's row: try.lua then answers a replay as it answers one of the MySQL store,
--- confirm.lua and cancel.lua say HELD_IN_MYSQL, and mirror.lua finds the units counted already.
+-- until mirror.lua meets the MySQL store's row: try.lua answers a replay BOOKED meanwhile (the MySQL store alone knows
+-- whether it took the reservation), confirm.lua and cancel.lua say HELD_IN_MYSQL, and mirror.lua finds the units
+-- counted already.
 --
 -- KEYS[k]   inv:{<sku>}, the stock hash of line k (fence record and buyer counter derive from it, see try.lua), each
 --           at most once; every key of one call hashes to one slot
