@@ -77,7 +77,7 @@ public enum Drill {
     REDIS_SENTINEL_FAILOVER("redis-sentinel-failover", "Redis Sentinel: the primary kill -9 under fsync-and-replica,"
             + " its replica promoted, the node back as its replica", 1, 1, null),
     /**
-     * On the Sentinel layout, as {@link #REDIS_SENTINEL_FAILOVER}, but planned, as before an upgrade: an operator's
+     * On the Sentinel layout, as {@link #REDIS_SENTINEL_FAILOVER}, but planned, as ahead of an upgrade: an operator's
      * {@code SENTINEL FAILOVER}; nothing dies, the replica is promoted and the old primary becomes its replica.
      */
     REDIS_SENTINEL_PLANNED("redis-sentinel-planned", "Redis Sentinel: a planned failover (SENTINEL FAILOVER) under"

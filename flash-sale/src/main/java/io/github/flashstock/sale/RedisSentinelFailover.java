@@ -13,7 +13,7 @@ import java.util.List;
  * to wait for, and Tries are refused with a 503 to retry.
  * <p>
  * Planned ({@link #planned()}): nothing dies; an operator asks a Sentinel for a failover ({@code SENTINEL FAILOVER},
- * as before an upgrade), the replica is promoted and the old primary turns into its replica.
+ * as ahead of an upgrade), the replica is promoted and the old primary turns into its replica.
  */
 final class RedisSentinelFailover implements Fault {
 

@@ -100,13 +100,8 @@ public class StockCatalog {
 
     /** Where the SKU's sale stands, as MySQL records it. */
     public SaleState saleState(String skuId) {
-        if (skus.find(skuId) == null) {
-            return SaleState.UNKNOWN;
-        }
-        if (skus.sweptAt(skuId) != null) {
-            return SaleState.SWEPT;
-        }
-        return skus.closedAt(skuId) != null ? SaleState.CLOSED : SaleState.OPEN;
+        String state = skus.saleState(skuId);
+        return state == null ? SaleState.UNKNOWN : SaleState.valueOf(state);
     }
 
     /** Whether MySQL knows the SKU. */

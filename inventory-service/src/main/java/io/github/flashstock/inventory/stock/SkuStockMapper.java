@@ -76,6 +76,11 @@ public interface SkuStockMapper extends BaseMapper<SkuStockRow> {
     @Update("UPDATE sku_stock SET closed_at = COALESCE(closed_at, CURRENT_TIMESTAMP(3)) WHERE sku_id = #{skuId}")
     int close(@Param("skuId") String skuId);
 
+    /** Where the SKU's sale stands, in one read: OPEN, CLOSED or SWEPT; null for an unknown SKU. */
+    @Select("SELECT CASE WHEN swept_at IS NOT NULL THEN 'SWEPT' WHEN closed_at IS NOT NULL THEN 'CLOSED' ELSE 'OPEN'"
+            + " END FROM sku_stock WHERE sku_id = #{skuId}")
+    String saleState(@Param("skuId") String skuId);
+
     /** When the SKU's sale was closed; null while it is open (or for an unknown SKU). */
     @Select("SELECT closed_at FROM sku_stock WHERE sku_id = #{skuId}")
     java.time.Instant closedAt(@Param("skuId") String skuId);
